@@ -1,0 +1,28 @@
+#pragma once
+// Errors carry their context (file, line, option) in the message; they are
+// caught once at the command boundary (see mpi/guard.hpp and main.cpp).
+#include <sstream>
+#include <stdexcept>
+#include <string>
+
+namespace tdcone {
+
+/// A problem with what the user gave us (options, files, data): exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// A problem reading input or writing output: exit status 1.
+struct IoError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+/// Builds a message from streamable parts: throw IoError(cat("cannot open ", path)).
+template <class... Parts>
+std::string cat(const Parts&... parts) {
+  std::ostringstream out;
+  (out << ... << parts);
+  return out.str();
+}
+
+}  // namespace tdcone

@@ -1,0 +1,86 @@
+#pragma once
+// Thin RAII layer over the HDF5 C API: a collective, parallel output file
+// written under a temporary name and renamed when complete, and a serial
+// reader for `tdcone export` and the tests.
+#include <mpi.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace tdcone::h5 {
+
+enum class Compression { deflate, zstd, none };  // deflate = shuffle + deflate level 4
+
+/// Throws UsageError if `path` exists and `force` is false, or if its
+/// directory is not writable. Call before any long work.
+void check_output_target(const std::string& path, bool force);
+
+/// A new HDF5 file written collectively by every rank of `comm` (MPI-IO).
+/// It lives at `path + ".partial"` until commit(); destroyed without commit,
+/// the partial file is removed. Every method is collective: all ranks call it
+/// in the same order with the same names and attribute values.
+class OutputFile {
+ public:
+  OutputFile(const std::string& path, bool force, MPI_Comm comm, Compression compression);
+  ~OutputFile();
+  OutputFile(const OutputFile&) = delete;
+  OutputFile& operator=(const OutputFile&) = delete;
+
+  void create_group(const std::string& group);  // e.g. "/pairs"
+
+  // Attributes on "/" or a group.
+  void set_attribute(const std::string& object, const std::string& name, double value);
+  void set_attribute(const std::string& object, const std::string& name, std::uint64_t value);
+  void set_attribute(const std::string& object, const std::string& name, std::int64_t value);
+  void set_attribute(const std::string& object, const std::string& name, const std::string& value);
+
+  /// 1-D chunked, compressed dataset of `total` rows; this rank writes its
+  /// `rows` at [offset, offset + rows.size()). Ranks may write nothing.
+  void write_column(const std::string& dataset, std::span<const std::uint64_t> rows, std::uint64_t offset, std::uint64_t total);
+  void write_column(const std::string& dataset, std::span<const double> rows, std::uint64_t offset, std::uint64_t total);
+  void write_column(const std::string& dataset, std::span<const std::uint32_t> rows, std::uint64_t offset, std::uint64_t total);
+  void write_column(const std::string& dataset, std::span<const std::uint8_t> rows, std::uint64_t offset, std::uint64_t total);
+  /// Fixed-length, null-padded UTF-8 strings, width = the longest over all ranks (at least 1).
+  void write_column(const std::string& dataset, const std::vector<std::string>& rows, std::uint64_t offset, std::uint64_t total);
+
+  /// Closes the file and renames it to `path` (collective).
+  void commit();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Read access to a finished file (one process, no MPI needed).
+class Reader {
+ public:
+  explicit Reader(const std::string& path);  // throws IoError naming the path
+  ~Reader();
+  Reader(const Reader&) = delete;
+  Reader& operator=(const Reader&) = delete;
+
+  bool exists(const std::string& object) const;                           // "/pairs", "/pairs/tdcone"
+  std::vector<std::string> datasets(const std::string& group) const;      // names in creation order
+  std::vector<std::string> attributes(const std::string& object) const;   // names
+
+  double attribute_double(const std::string& object, const std::string& name) const;
+  std::uint64_t attribute_uint(const std::string& object, const std::string& name) const;
+  std::string attribute_string(const std::string& object, const std::string& name) const;
+  /// Any attribute rendered as text (numbers with full precision).
+  std::string attribute_text(const std::string& object, const std::string& name) const;
+
+  std::vector<std::uint64_t> read_uint(const std::string& dataset) const;  // any unsigned integer column
+  std::vector<double> read_double(const std::string& dataset) const;
+  std::vector<std::string> read_strings(const std::string& dataset) const;
+  /// Any column rendered as text, one entry per row (for export).
+  std::vector<std::string> read_text(const std::string& dataset) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tdcone::h5

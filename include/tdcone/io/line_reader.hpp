@@ -1,0 +1,37 @@
+#pragma once
+// Streams the lines owned by one segment, decompressing zstd on the fly.
+#include <cstdint>
+#include <memory>
+#include <string_view>
+
+#include "tdcone/io/input_files.hpp"
+
+namespace tdcone::io {
+
+struct Line {
+  std::string_view text;  // without '\n' and a trailing '\r'; valid until the next call
+  bool too_long = false;  // longer than max_line_bytes: text is empty, the line was skipped to its end
+};
+
+class LineReader {
+ public:
+  /// Opens `file` for the lines of `segment`. Throws IoError on read errors
+  /// or corrupt zstd data (message names the file).
+  LineReader(const InputFile& file, const Segment& segment, std::uint64_t max_line_bytes);
+  ~LineReader();
+  LineReader(const LineReader&) = delete;
+  LineReader& operator=(const LineReader&) = delete;
+
+  /// Next owned line; false at the end of the segment. A final line without
+  /// '\n' counts; an empty file or segment has no lines.
+  bool next(Line& line);
+
+  /// Progress in on-disk bytes of this segment consumed so far (for ETA).
+  std::uint64_t bytes_consumed() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tdcone::io

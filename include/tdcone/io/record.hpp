@@ -1,0 +1,54 @@
+#pragma once
+// Parsing one line of a TSV or JSONL corpus into a pair record.
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace tdcone::io {
+
+enum class Format { tsv, jsonl };
+
+/// Where the fields of a pair live. Column numbers are 1-based; 0 = absent.
+struct FieldSpec {
+  Format format = Format::tsv;
+  int src_col = 1;
+  int tgt_col = 2;
+  int score_col = 0;
+  int id_col = 0;
+  std::string src_field = "src";
+  std::string tgt_field = "tgt";
+  std::string score_field;  // empty = absent
+  std::string id_field;     // empty = absent
+  bool has_score() const { return format == Format::tsv ? score_col > 0 : !score_field.empty(); }
+  bool has_id() const { return format == Format::tsv ? id_col > 0 : !id_field.empty(); }
+};
+
+struct Record {
+  std::string_view src, tgt, id;  // valid until the next parse() call
+  double score = 0.0;
+};
+
+/// Reusable parser (owns buffers, so parse() does not allocate per line).
+class RecordParser {
+ public:
+  explicit RecordParser(FieldSpec spec);
+  ~RecordParser();
+  RecordParser(const RecordParser&) = delete;
+  RecordParser& operator=(const RecordParser&) = delete;
+
+  /// Parses `line`. Returns an empty string on success, otherwise the reason
+  /// the line is bad, for the user: "missing column 2", "invalid UTF-8",
+  /// "unparsable score 'abc'", "invalid JSON", "missing field 'tgt'", ...
+  /// src/tgt/id are checked to be valid UTF-8; a score must be a finite number
+  /// (JSON: a number, or a string holding one).
+  std::string parse(std::string_view line, Record& out);
+
+  const FieldSpec& spec() const { return spec_; }
+
+ private:
+  FieldSpec spec_;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace tdcone::io
