@@ -12,7 +12,7 @@ packages=(
   libgtest-dev
   libcli11-dev libtomlplusplus-dev libutf8proc-dev libxxhash-dev libsimdjson-dev libfmt-dev
   python3 python3-h5py python3-numpy python3-matplotlib
-  time
+  time bc
 )
 
 sudo_cmd=()

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Benchmark of `tdcone score` (issue: the whole 2-rank job on 2.8M pairs).
+# Prints one JSON object: synth time, then score wall time and peak RSS per
+# rank for 1 and 2 ranks, and the speedup. Usage: bench/score.sh [PAIRS]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+pairs=${1:-2800000}
+tdcone=${TDCONE:-$root/build/tdcone}
+work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tdcone-bench.XXXXXX")}
+trap '[ -n "${BENCH_DIR:-}" ] || rm -rf "$work"' EXIT
+[ -x "$tdcone" ] || bash "$root/scripts/build.sh" >&2
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+now() { date +%s.%N; }
+corpus="$work/corpus.tsv"
+t0=$(now)
+"$tdcone" synth --pairs "$pairs" --seed 1 --output "$corpus" --force 2>/dev/null
+synth_s=$(echo "$(now) - $t0" | bc)
+bytes=$(stat -c %s "$corpus")
+
+run() {  # ranks -> "seconds rss_mb_rank0,rss_mb_rank1,..."
+  local n=$1 rss="$work/rss-$n"
+  rm -f "$rss".* "$work/out-$n.h5"
+  local start
+  start=$(now)
+  mpirun -n "$n" --oversubscribe --bind-to none \
+    bash -c '/usr/bin/time -f "%M" -o "'"$rss"'.$OMPI_COMM_WORLD_RANK" "$0" "$@"' \
+    "$tdcone" score --input "$corpus" --score-col 3 --id-col 4 --output "$work/out-$n.h5" >"$work/log-$n" 2>&1
+  local seconds
+  seconds=$(echo "$(now) - $start" | bc)
+  local mbs=""
+  for f in $(ls "$rss".* | sort -t. -k2 -n); do mbs="$mbs${mbs:+,}$(( $(tail -n1 "$f") / 1024 ))"; done
+  echo "$seconds $mbs"
+}
+
+read -r s1 m1 < <(run 1)
+read -r s2 m2 < <(run 2)
+tdcone_value=$(python3 -c "import h5py; print(h5py.File('$work/out-2.h5','r')['corpus'].attrs['tdcone'])")
+python3 - <<PY
+import json
+s1, s2 = float("$s1"), float("$s2")
+print(json.dumps({
+  "benchmark": "score", "pairs": $pairs, "corpus_bytes": $bytes, "synth_seconds": round(float("$synth_s"), 2),
+  "ranks_1": {"seconds": round(s1, 2), "peak_rss_mb": [$m1]},
+  "ranks_2": {"seconds": round(s2, 2), "peak_rss_mb": [$m2]},
+  "speedup_1_to_2": round(s1 / s2, 3),
+  "corpus_tdcone": $tdcone_value,
+}, indent=2))
+PY

@@ -1,0 +1,39 @@
+#pragma once
+// Static word embeddings (GloVe / word2vec text format) for --align static.
+#include <string>
+#include <vector>
+
+#include "tdcone/text/vocabulary.hpp"
+
+namespace tdcone::align {
+
+/// Unit-length vectors for the words of one vocabulary; other words of the
+/// file are not kept, so memory follows the rank's vocabulary.
+class EmbeddingTable {
+ public:
+  EmbeddingTable() = default;
+
+  /// Reads `path` (plain or zstd, "word v1 ... vd" per line, an optional
+  /// word2vec "count dim" header) keeping the words present in `vocabulary`
+  /// (first occurrence wins). Throws UsageError/IoError naming file:line.
+  static EmbeddingTable load(const std::string& path, const text::Vocabulary& vocabulary);
+
+  /// The unit vector of `word`, or nullptr when it has none.
+  const float* vector(text::WordId word) const;
+  /// max(cos(a, b), 1e-6) for two words that both have vectors.
+  double similarity(text::WordId a, text::WordId b) const;
+
+  std::size_t dimension() const { return dimension_; }
+  std::size_t words_found() const { return found_; }
+
+  /// For tests: set vectors directly (normalized here).
+  void set(text::WordId word, std::vector<float> values);
+
+ private:
+  std::size_t dimension_ = 0;
+  std::size_t found_ = 0;
+  std::vector<std::int64_t> row_of_;  // per word id: row in values_, -1 if none
+  std::vector<float> values_;
+};
+
+}  // namespace tdcone::align

@@ -1,0 +1,77 @@
+#pragma once
+// The subcommands of tdcone: options (with their --help text) and runners.
+#include <boost/mpi/communicator.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tdcone/cli/options.hpp"
+#include "tdcone/hdf5/h5file.hpp"
+#include "tdcone/text/tokenized_share.hpp"
+
+namespace tdcone::cli {
+
+/// Which corpus, how to read and tokenize it (SPEC §2).
+struct CorpusOptions {
+  std::vector<std::string> inputs;
+  std::string format = "tsv";
+  int src_col = 1, tgt_col = 2, score_col = 0, id_col = 0;
+  std::string src_field = "src", tgt_field = "tgt", score_field, id_field;
+  std::string tokenizer = "punct";
+  bool lowercase = true;
+  bool reverse = false;
+  std::string on_bad_line = "skip";
+  std::uint64_t max_line_bytes = 1 << 20;
+
+  void add_to(OptionSet& options, bool input_required);
+  text::ReadOptions read_options() const;
+};
+
+/// Where and how the HDF5 result is written (SPEC §8).
+struct OutputOptions {
+  std::string output;
+  bool force = false;
+  std::string compression = "deflate";
+
+  void add_to(OptionSet& options);
+  h5::Compression compression_kind() const;
+};
+
+struct ScoreOptions {
+  CorpusOptions corpus;
+  std::string align = "uniform";
+  std::string embeddings;
+  OutputOptions output;
+};
+
+struct ExportOptions {
+  std::string hdf5;
+  std::string group = "pairs";
+  std::string output = "-";
+  bool force = false;
+  CorpusOptions corpus;  // optional: join the rows with the input text
+};
+
+struct SynthOptionsCli {
+  std::uint64_t pairs = 100000;
+  std::uint64_t seed = 1;
+  std::uint32_t vocabulary = 50000;
+  double junk_fraction = 0.002;
+  std::string output;
+  bool force = false;
+};
+
+void add_score_options(OptionSet& options, ScoreOptions& score);
+void add_export_options(OptionSet& options, ExportOptions& export_options);
+void add_synth_options(OptionSet& options, SynthOptionsCli& synth);
+
+/// Each returns the process exit status. `config_toml` is the effective configuration.
+int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml);
+int run_export(const boost::mpi::communicator& comm, const ExportOptions& options);
+int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& options);
+
+/// Parses the command line (and --config) and runs the chosen command.
+int run_cli(const boost::mpi::communicator& comm, int argc, char** argv);
+
+}  // namespace tdcone::cli

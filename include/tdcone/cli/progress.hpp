@@ -1,0 +1,31 @@
+#pragma once
+// Progress lines on rank 0 for long phases: done, rate, elapsed, ETA.
+#include <chrono>
+#include <cstdint>
+#include <string>
+
+namespace tdcone::cli {
+
+class Progress {
+ public:
+  /// `enabled` is true on rank 0 only; `unit` names what is counted ("lines").
+  Progress(bool enabled, std::string phase, std::string unit);
+
+  /// `done` items so far; `fraction` of this rank's work done (0..1), for the
+  /// ETA. Prints at most every two seconds.
+  void update(std::uint64_t done, double fraction);
+  /// Final line of the phase.
+  void finish(std::uint64_t done);
+
+  double elapsed_seconds() const;
+
+ private:
+  bool enabled_;
+  std::string phase_, unit_;
+  std::chrono::steady_clock::time_point start_, last_print_;
+};
+
+/// "1.23M", "45.6k", "789".
+std::string human_count(double value);
+
+}  // namespace tdcone::cli

@@ -1,0 +1,79 @@
+#pragma once
+// Reading one rank's share of a corpus into word-type sets (io -> text).
+#include <boost/mpi/communicator.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "tdcone/io/input_files.hpp"
+#include "tdcone/io/record.hpp"
+#include "tdcone/text/tokenizer.hpp"
+#include "tdcone/text/vocabulary.hpp"
+
+namespace tdcone::text {
+
+/// `flags` bits of SPEC §8.
+enum PairFlag : std::uint8_t { bad_line = 1, junk = 2, not_selected = 4 };
+
+struct ReadOptions {
+  io::FieldSpec fields;
+  TokenizerOptions tokenizer;
+  bool reverse = false;  // swap input and output sides
+  std::uint64_t max_line_bytes = 1 << 20;
+};
+
+/// A line flagged under --on-bad-line skip, located for the user.
+struct BadLine {
+  std::uint64_t pair_id = 0;
+  std::string file;
+  std::uint64_t line = 0;  // 1-based, within the file
+  std::string reason;
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    ar & pair_id & file & line & reason;
+  }
+};
+
+inline constexpr std::size_t kReportedBadLines = 20;
+
+/// The pairs of one rank: a contiguous run of pair_ids, tokenized.
+struct TokenizedShare {
+  std::uint64_t first_pair_id = 0;
+  std::uint64_t total_lines = 0;  // over all ranks
+  std::vector<std::uint8_t> flags;
+  std::vector<std::uint32_t> src_len, tgt_len;  // tokens (not types)
+  std::vector<double> scores;                  // when the format has a score
+  std::vector<std::string> ids;                // when the format has an id
+  // Sorted, unique word types: pair i's input at [type_start[2i], type_start[2i+1]),
+  // its output at [type_start[2i+1], type_start[2i+2]).
+  std::vector<std::uint64_t> type_start{0};
+  std::vector<WordId> types;
+  Vocabulary vocabulary;
+  std::uint64_t bad_count = 0;     // on this rank
+  std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
+
+  std::size_t size() const { return flags.size(); }
+  std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
+  std::span<const WordId> tgt_types(std::size_t i) const { return span(2 * i + 1); }
+
+ private:
+  std::span<const WordId> span(std::size_t k) const {
+    return {types.data() + type_start[k], types.data() + type_start[k + 1]};
+  }
+};
+
+/// Reads, parses and tokenizes this rank's share of `files` (io::plan_share),
+/// numbering pairs globally. `on_progress(lines, fraction)` is called now and then.
+/// Collective (exchanges line counts).
+TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
+                          const ReadOptions& options,
+                          const std::function<void(std::uint64_t, double)>& on_progress = {});
+
+/// The first kReportedBadLines bad lines over all ranks, by pair_id (every rank gets them). Collective.
+std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const TokenizedShare& share);
+
+}  // namespace tdcone::text

@@ -1,0 +1,106 @@
+#include "tdcone/align/embeddings.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <span>
+
+#include "tdcone/error.hpp"
+#include "tdcone/io/input_files.hpp"
+#include "tdcone/io/line_reader.hpp"
+
+namespace tdcone::align {
+
+namespace {
+
+void normalize(std::span<float> v) {
+  double norm = 0.0;
+  for (float x : v) norm += double(x) * x;
+  norm = std::sqrt(norm);
+  if (norm > 0.0)
+    for (float& x : v) x = static_cast<float>(x / norm);
+}
+
+bool parse_float(std::string_view text, float& out) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size();
+}
+
+// Splits on ASCII spaces/tabs (the formats' separators), skipping empty fields.
+template <class F>
+void for_each_field(std::string_view line, F&& f) {
+  std::size_t i = 0;
+  while (i < line.size()) {
+    while (i < line.size() && (line[i] == ' ' || line[i] == '\t')) ++i;
+    std::size_t j = i;
+    while (j < line.size() && line[j] != ' ' && line[j] != '\t') ++j;
+    if (j > i) f(line.substr(i, j - i));
+    i = j;
+  }
+}
+
+}  // namespace
+
+EmbeddingTable EmbeddingTable::load(const std::string& path, const text::Vocabulary& vocabulary) {
+  const auto files = io::resolve_inputs({path});
+  EmbeddingTable table;
+  table.row_of_.assign(vocabulary.size(), -1);
+  std::vector<std::string_view> fields;
+  std::vector<float> values;
+  std::uint64_t line_no = 0;
+  for (const auto& segment : io::plan_share(files, 0, 1)) {
+    io::LineReader reader(files[segment.file], segment, std::uint64_t{1} << 26);
+    io::Line line;
+    while (reader.next(line)) {
+      ++line_no;
+      if (line.too_long) throw UsageError(cat(path, ":", line_no, ": embedding line too long"));
+      fields.clear();
+      for_each_field(line.text, [&](std::string_view f) { fields.push_back(f); });
+      if (fields.empty()) continue;
+      if (line_no == 1 && fields.size() == 2) continue;  // word2vec "count dim" header
+      if (fields.size() < 2) throw UsageError(cat(path, ":", line_no, ": expected a word and its vector"));
+      const std::size_t dim = fields.size() - 1;
+      if (table.dimension_ == 0) table.dimension_ = dim;
+      if (dim != table.dimension_)
+        throw UsageError(cat(path, ":", line_no, ": vector has ", dim, " values, expected ", table.dimension_));
+      const text::WordId word = vocabulary.find(fields[0]);
+      if (word == text::kNullWord || table.row_of_[word] >= 0) continue;
+      values.resize(dim);
+      for (std::size_t k = 0; k < dim; ++k)
+        if (!parse_float(fields[k + 1], values[k]))
+          throw UsageError(cat(path, ":", line_no, ": not a number: '", fields[k + 1], "'"));
+      table.set(word, values);
+    }
+  }
+  if (table.dimension_ == 0) throw UsageError(cat("embedding file has no vectors: ", path));
+  return table;
+}
+
+void EmbeddingTable::set(text::WordId word, std::vector<float> values) {
+  if (dimension_ == 0) dimension_ = values.size();
+  if (values.size() != dimension_) throw UsageError("embedding dimension mismatch");
+  if (row_of_.size() <= word) row_of_.resize(word + 1, -1);
+  if (row_of_[word] < 0) {
+    row_of_[word] = static_cast<std::int64_t>(values_.size() / dimension_);
+    values_.resize(values_.size() + dimension_);
+    ++found_;
+  }
+  float* row = values_.data() + row_of_[word] * dimension_;
+  std::copy(values.begin(), values.end(), row);
+  normalize({row, dimension_});
+}
+
+const float* EmbeddingTable::vector(text::WordId word) const {
+  if (word >= row_of_.size() || row_of_[word] < 0) return nullptr;
+  return values_.data() + row_of_[word] * dimension_;
+}
+
+double EmbeddingTable::similarity(text::WordId a, text::WordId b) const {
+  const float* u = vector(a);
+  const float* v = vector(b);
+  double dot = 0.0;
+  for (std::size_t k = 0; k < dimension_; ++k) dot += double(u[k]) * v[k];
+  return std::max(dot, 1e-6);
+}
+
+}  // namespace tdcone::align

@@ -1,0 +1,99 @@
+// Command-line parsing: CLI11 for options, TOML configs underneath them.
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <iostream>
+#include <sstream>
+
+#include "tdcone/cli/commands.hpp"
+#include "tdcone/error.hpp"
+
+namespace tdcone::cli {
+
+namespace {
+
+const char* kDescription =
+    "tdcone: distributed TD-CONE and cynical-selection scorer for parallel text corpora.\n"
+    "Runs as one process, under `mpirun -n N`, or under SLURM (`srun --mpi=pmix`).\n"
+    "`tdcone COMMAND --help` documents every option; `--config FILE` reads them from TOML\n"
+    "(keys named like the long options; the command line wins).";
+
+// One parse of the command line; all option values live here.
+struct Commands {
+  ScoreOptions score;
+  ExportOptions export_options;
+  SynthOptionsCli synth;
+  std::string config;
+  std::vector<std::unique_ptr<OptionSet>> option_sets;
+  CLI::App *score_cmd = nullptr, *export_cmd = nullptr, *synth_cmd = nullptr;
+
+  OptionSet& options_of(const CLI::App* command) {
+    for (auto& set : option_sets)
+      if (set->command() == command) return *set;
+    throw std::logic_error("unknown command");
+  }
+};
+
+CLI::App* add_command(CLI::App& app, Commands& c, const std::string& name, const std::string& help) {
+  CLI::App* command = app.add_subcommand(name, help);
+  command->add_option("--config", c.config, "TOML file with options (keys = long option names)")->check(CLI::ExistingFile);
+  c.option_sets.push_back(std::make_unique<OptionSet>(command));
+  return command;
+}
+
+void build(CLI::App& app, Commands& c) {
+  app.set_version_flag("--version", std::string(TDCONE_VERSION));
+  app.require_subcommand(1, 1);
+  c.score_cmd = add_command(app, c, "score",
+                            "Corpus TD-CONE (SPEC §3), TD-CONE of every pair, written to HDF5 (/corpus, /pairs)");
+  add_score_options(c.options_of(c.score_cmd), c.score);
+  c.export_cmd = add_command(app, c, "export", "Write a table of a tdcone HDF5 result as TSV (optionally with the input text)");
+  add_export_options(c.options_of(c.export_cmd), c.export_options);
+  c.synth_cmd = add_command(app, c, "synth",
+                            "Write a deterministic synthetic corpus: src \\t tgt \\t score \\t id (Zipfian, paraphrase-like)");
+  add_synth_options(c.options_of(c.synth_cmd), c.synth);
+}
+
+// CLI11 parses a vector given in reverse order.
+void parse(CLI::App& app, std::vector<std::string> args) {
+  std::reverse(args.begin(), args.end());
+  app.parse(args);
+}
+
+}  // namespace
+
+int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
+  std::vector<std::string> args(argv + 1, argv + argc);
+  std::ostringstream silent;
+  std::ostream& out = comm.rank() == 0 ? std::cout : silent;
+  std::ostream& err = comm.rank() == 0 ? std::cerr : silent;
+  // Pass 0 finds --config; pass 1 re-parses with the config's keys inserted
+  // before the command line's own options, so the command line wins.
+  for (int pass = 0;; ++pass) {
+    Commands c;
+    CLI::App app{kDescription, "tdcone"};
+    build(app, c);
+    try {
+      parse(app, args);
+    } catch (const CLI::ParseError& e) {
+      return app.exit(e, out, err);
+    }
+    CLI::App* command = app.get_subcommands().front();
+    if (pass == 0 && !c.config.empty()) {
+      try {
+        const auto extra = config_arguments(c.config, *command);
+        const auto at = std::find(args.begin(), args.end(), command->get_name());
+        args.insert(at + 1, extra.begin(), extra.end());
+      } catch (const UsageError& e) {
+        err << "tdcone: error: " << e.what() << "\n";
+        return 2;
+      }
+      continue;
+    }
+    if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
+    if (command == c.export_cmd) return run_export(comm, c.export_options);
+    return run_synth(comm, c.synth);
+  }
+}
+
+}  // namespace tdcone::cli

@@ -1,0 +1,83 @@
+#include "tdcone/cli/commands.hpp"
+#include "tdcone/error.hpp"
+
+namespace tdcone::cli {
+
+void CorpusOptions::add_to(OptionSet& o, bool input_required) {
+  auto* input = o.add("input", inputs, "Corpus files or globs, in order (plain text or zstd, detected from the content)");
+  if (input_required) input->required();
+  o.add("format", format, "Corpus format")->check(CLI::IsMember({"tsv", "jsonl"}));
+  o.add("src-col", src_col, "TSV: 1-based column of the input side")->check(CLI::PositiveNumber);
+  o.add("tgt-col", tgt_col, "TSV: 1-based column of the output side")->check(CLI::PositiveNumber);
+  o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none)")->check(CLI::NonNegativeNumber);
+  o.add("id-col", id_col, "TSV: 1-based column of a pair id kept in the output (0 = none)")->check(CLI::NonNegativeNumber);
+  o.add("src-field", src_field, "JSONL: field of the input side");
+  o.add("tgt-field", tgt_field, "JSONL: field of the output side");
+  o.add("score-field", score_field, "JSONL: field of a numeric score (empty = none)");
+  o.add("id-field", id_field, "JSONL: field of a pair id (empty = none)");
+  o.add("tokenizer", tokenizer, "whitespace: split on Unicode white space; punct: also split off every punctuation character")
+      ->check(CLI::IsMember({"whitespace", "punct"}));
+  o.add_switch("lowercase", lowercase, "Unicode case folding of tokens");
+  o.add_switch("reverse", reverse, "Swap the sides: score output -> input");
+  o.add("on-bad-line", on_bad_line, "skip: flag bad lines and go on; fail: stop at the first one")
+      ->check(CLI::IsMember({"skip", "fail"}));
+  o.add("max-line-bytes", max_line_bytes, "Lines longer than this are bad lines")->check(CLI::PositiveNumber);
+}
+
+text::ReadOptions CorpusOptions::read_options() const {
+  text::ReadOptions r;
+  r.fields.format = format == "jsonl" ? io::Format::jsonl : io::Format::tsv;
+  r.fields.src_col = src_col;
+  r.fields.tgt_col = tgt_col;
+  r.fields.score_col = score_col;
+  r.fields.id_col = id_col;
+  r.fields.src_field = src_field;
+  r.fields.tgt_field = tgt_field;
+  r.fields.score_field = score_field;
+  r.fields.id_field = id_field;
+  r.tokenizer.kind = tokenizer == "whitespace" ? text::TokenizerKind::whitespace : text::TokenizerKind::punct;
+  r.tokenizer.lowercase = lowercase;
+  r.reverse = reverse;
+  r.max_line_bytes = max_line_bytes;
+  return r;
+}
+
+void OutputOptions::add_to(OptionSet& o) {
+  o.add("output", output, "HDF5 file to write")->required();
+  o.add_action_flag("force", force, "Overwrite an existing output file");
+  o.add("compression", compression, "Dataset compression: deflate (with shuffle, readable everywhere), zstd (filter 32015, needs HDF5_PLUGIN_PATH for other readers) or none")
+      ->check(CLI::IsMember({"deflate", "zstd", "none"}));
+}
+
+h5::Compression OutputOptions::compression_kind() const {
+  if (compression == "zstd") return h5::Compression::zstd;
+  if (compression == "none") return h5::Compression::none;
+  return h5::Compression::deflate;
+}
+
+void add_score_options(OptionSet& o, ScoreOptions& score) {
+  score.corpus.add_to(o, true);
+  o.add("align", score.align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings")
+      ->check(CLI::IsMember({"uniform", "static"}));
+  o.add("embeddings", score.embeddings, "Static word vectors (GloVe/word2vec text, plain or zstd) for --align static");
+  score.output.add_to(o);
+}
+
+void add_export_options(OptionSet& o, ExportOptions& e) {
+  o.command()->add_option("hdf5", e.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
+  o.add("group", e.group, "Table to export")->check(CLI::IsMember({"pairs", "shards", "sweep", "selection"}));
+  o.add("output", e.output, "TSV file to write ('-' = standard output)");
+  o.add_action_flag("force", e.force, "Overwrite an existing output file");
+  e.corpus.add_to(o, false);
+}
+
+void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
+  o.add("pairs", s.pairs, "Number of lines")->check(CLI::PositiveNumber);
+  o.add("seed", s.seed, "Random seed: same seed, same corpus");
+  o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary")->check(CLI::Range(100u, 10000000u));
+  o.add("junk-fraction", s.junk_fraction, "Fraction of junk lines (empty sides, over-long, malformed)")->check(CLI::Range(0.0, 1.0));
+  o.add("output", s.output, "File to write ('-' = standard output; a name ending in .zst writes multi-frame zstd)")->required();
+  o.add_action_flag("force", s.force, "Overwrite an existing output file");
+}
+
+}  // namespace tdcone::cli

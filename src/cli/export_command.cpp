@@ -1,0 +1,104 @@
+// tdcone export: an HDF5 table as TSV, optionally joined with the input text.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+
+#include "tdcone/cli/commands.hpp"
+#include "tdcone/error.hpp"
+#include "tdcone/hdf5/h5file.hpp"
+#include "tdcone/io/line_reader.hpp"
+#include "tdcone/io/record.hpp"
+#include "tdcone/mpi/guard.hpp"
+
+namespace tdcone::cli {
+
+namespace {
+
+/// src and tgt text of every input line, by pair_id (bad lines: empty).
+std::vector<std::pair<std::string, std::string>> load_texts(const CorpusOptions& corpus) {
+  const auto files = io::resolve_inputs(corpus.inputs);
+  const auto read = corpus.read_options();
+  io::RecordParser parser(read.fields);
+  std::vector<std::pair<std::string, std::string>> texts;
+  for (const auto& segment : io::plan_share(files, 0, 1)) {
+    io::LineReader reader(files[segment.file], segment, read.max_line_bytes);
+    io::Line line;
+    io::Record record;
+    while (reader.next(line)) {
+      if (!line.too_long && parser.parse(line.text, record).empty())
+        texts.emplace_back(record.src, record.tgt);
+      else
+        texts.emplace_back();
+    }
+  }
+  return texts;
+}
+
+// TSV cells must not contain tabs or newlines.
+std::string cell(std::string text) {
+  for (char& c : text)
+    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
+  return text;
+}
+
+void write_table(const ExportOptions& options, std::ostream& out) {
+  const h5::Reader reader(options.hdf5);
+  const std::string group = "/" + options.group;
+  if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
+  const auto names = reader.datasets(group);
+  std::vector<std::vector<std::string>> columns;
+  for (const auto& name : names) columns.push_back(reader.read_text(group + "/" + name));
+  const std::size_t rows = columns.empty() ? 0 : columns[0].size();
+
+  const bool join = !options.corpus.inputs.empty();
+  std::vector<std::pair<std::string, std::string>> texts;
+  std::vector<std::uint64_t> pair_ids;
+  if (join) {
+    if (!reader.exists(group + "/pair_id")) throw UsageError(cat(group, " has no pair_id column to join on"));
+    texts = load_texts(options.corpus);
+    pair_ids = reader.read_uint(group + "/pair_id");
+  }
+
+  for (std::size_t k = 0; k < names.size(); ++k) out << (k ? "\t" : "") << names[k];
+  if (join) out << "\tsrc\ttgt";
+  out << "\n";
+  for (std::size_t r = 0; r < rows; ++r) {
+    for (std::size_t k = 0; k < columns.size(); ++k) out << (k ? "\t" : "") << cell(columns[k][r]);
+    if (join) {
+      if (pair_ids[r] >= texts.size())
+        throw UsageError(cat("pair_id ", pair_ids[r], " is beyond the ", texts.size(), " lines of --input: not the scored corpus?"));
+      out << "\t" << cell(texts[pair_ids[r]].first) << "\t" << cell(texts[pair_ids[r]].second);
+    }
+    out << "\n";
+  }
+}
+
+}  // namespace
+
+int run_export(const boost::mpi::communicator& comm, const ExportOptions& options) {
+  mpi::collective_step(comm, [&] {
+    if (comm.rank() != 0) return;  // a small serial job; extra ranks wait
+    if (options.output == "-") {
+      write_table(options, std::cout);
+      return;
+    }
+    h5::check_output_target(options.output, options.force);
+    const std::string partial = options.output + ".partial";
+    {
+      std::ofstream file(partial, std::ios::binary);
+      if (!file) throw IoError(cat("cannot write ", partial));
+      try {
+        write_table(options, file);
+      } catch (...) {
+        file.close();
+        std::remove(partial.c_str());
+        throw;
+      }
+      if (!file.flush()) throw IoError(cat("write failed: ", partial));
+    }
+    if (std::rename(partial.c_str(), options.output.c_str()) != 0) throw IoError(cat("cannot rename to ", options.output));
+  });
+  return 0;
+}
+
+}  // namespace tdcone::cli

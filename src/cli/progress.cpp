@@ -1,0 +1,45 @@
+#include "tdcone/cli/progress.hpp"
+
+#include <cstdio>
+
+namespace tdcone::cli {
+
+using Clock = std::chrono::steady_clock;
+
+Progress::Progress(bool enabled, std::string phase, std::string unit)
+    : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)), start_(Clock::now()), last_print_(start_) {}
+
+double Progress::elapsed_seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+
+void Progress::update(std::uint64_t done, double fraction) {
+  if (!enabled_) return;
+  const auto now = Clock::now();
+  if (now - last_print_ < std::chrono::seconds(2)) return;
+  last_print_ = now;
+  const double elapsed = elapsed_seconds();
+  const double rate = elapsed > 0 ? done / elapsed : 0.0;
+  const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
+  std::fprintf(stderr, "[%s] %s %s (%.0f%%), %s %s/s, elapsed %.1fs, ETA %.1fs\n", phase_.c_str(),
+               human_count(done).c_str(), unit_.c_str(), 100.0 * fraction, human_count(rate).c_str(), unit_.c_str(),
+               elapsed, eta);
+}
+
+void Progress::finish(std::uint64_t done) {
+  if (!enabled_) return;
+  const double elapsed = elapsed_seconds();
+  std::fprintf(stderr, "[%s] done: %s %s in %.2fs (%s %s/s)\n", phase_.c_str(), human_count(done).c_str(),
+               unit_.c_str(), elapsed, human_count(elapsed > 0 ? done / elapsed : 0.0).c_str(), unit_.c_str());
+}
+
+std::string human_count(double value) {
+  char text[32];
+  if (value >= 1e6)
+    std::snprintf(text, sizeof text, "%.2fM", value / 1e6);
+  else if (value >= 1e4)
+    std::snprintf(text, sizeof text, "%.1fk", value / 1e3);
+  else
+    std::snprintf(text, sizeof text, "%.0f", value);
+  return text;
+}
+
+}  // namespace tdcone::cli

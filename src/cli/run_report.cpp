@@ -1,0 +1,80 @@
+#include "tdcone/cli/run_report.hpp"
+
+#include <boost/mpi/collectives.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+
+#include "tdcone/error.hpp"
+#include "tdcone/mpi/exchange.hpp"
+#include "tdcone/mpi/guard.hpp"
+
+namespace tdcone::cli {
+
+LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
+                         const std::string& on_bad_line) {
+  LineCounts counts;
+  counts.lines = share.total_lines;
+  counts.flagged = mpi::sum_all<std::uint64_t>(comm, share.bad_count);
+  counts.scored = counts.lines - counts.flagged;
+  if (counts.flagged == 0) return counts;
+  const auto first = text::first_bad_lines(comm, share);
+  if (on_bad_line == "fail")
+    mpi::fail_everywhere(cat(first[0].file, ":", first[0].line, ": ", first[0].reason,
+                             " (--on-bad-line fail; use --on-bad-line skip to flag such lines and go on)"), 1);
+  if (comm.rank() == 0) {
+    std::fprintf(stderr, "tdcone: %llu bad line(s) flagged and skipped%s:\n", (unsigned long long)counts.flagged,
+                 counts.flagged > first.size() ? ", the first ones" : "");
+    for (const auto& bad : first)
+      std::fprintf(stderr, "  %s:%llu: %s\n", bad.file.c_str(), (unsigned long long)bad.line, bad.reason.c_str());
+  }
+  return counts;
+}
+
+namespace {
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  return text;
+}
+}  // namespace
+
+void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
+                          const std::string& config_toml, const std::vector<io::InputFile>& inputs,
+                          const LineCounts& counts) {
+  std::string created = comm.rank() == 0 ? utc_now() : "";
+  boost::mpi::broadcast(comm, created, 0);  // attribute values must agree on all ranks
+  std::string input_list;
+  for (const auto& f : inputs) input_list += (input_list.empty() ? "" : "\n") + f.path;
+  file.set_attribute("/", "tdcone_version", std::string(TDCONE_VERSION));
+  file.set_attribute("/", "command", command);
+  file.set_attribute("/", "config", config_toml);
+  file.set_attribute("/", "n_ranks", static_cast<std::uint64_t>(comm.size()));
+  file.set_attribute("/", "created", created);
+  file.set_attribute("/", "inputs", input_list);
+  file.set_attribute("/", "n_lines", counts.lines);
+  file.set_attribute("/", "n_scored", counts.scored);
+  file.set_attribute("/", "n_flagged", counts.flagged);
+}
+
+void write_pairs(h5::OutputFile& file, const text::TokenizedShare& share, const io::FieldSpec& fields,
+                 const std::vector<double>& tdcone,
+                 const std::vector<std::uint64_t>& rank) {
+  const std::uint64_t offset = share.first_pair_id, total = share.total_lines;
+  std::vector<std::uint64_t> pair_id(share.size());
+  for (std::size_t i = 0; i < share.size(); ++i) pair_id[i] = offset + i;
+  file.create_group("/pairs");
+  file.write_column("/pairs/pair_id", std::span<const std::uint64_t>(pair_id), offset, total);
+  file.write_column("/pairs/tdcone", std::span<const double>(tdcone), offset, total);
+  file.write_column("/pairs/rank", std::span<const std::uint64_t>(rank), offset, total);
+  file.write_column("/pairs/flags", std::span<const std::uint8_t>(share.flags), offset, total);
+  file.write_column("/pairs/src_len", std::span<const std::uint32_t>(share.src_len), offset, total);
+  file.write_column("/pairs/tgt_len", std::span<const std::uint32_t>(share.tgt_len), offset, total);
+  // Decided from the field spec, not local data: every rank must create the same datasets.
+  if (fields.has_score()) file.write_column("/pairs/score", std::span<const double>(share.scores), offset, total);
+  if (fields.has_id()) file.write_column("/pairs/id", share.ids, offset, total);
+}
+
+}  // namespace tdcone::cli

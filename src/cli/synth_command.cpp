@@ -1,0 +1,29 @@
+// tdcone synth: the built-in deterministic corpus for demos, tests and benchmarks.
+#include <cstdio>
+
+#include "tdcone/cli/commands.hpp"
+#include "tdcone/hdf5/h5file.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/synth/synth.hpp"
+
+namespace tdcone::cli {
+
+int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& options) {
+  mpi::collective_step(comm, [&] {
+    if (comm.rank() != 0) return;  // one writer; the corpus does not depend on the rank count
+    if (options.output != "-") h5::check_output_target(options.output, options.force);
+    synth::SynthOptions s;
+    s.pairs = options.pairs;
+    s.seed = options.seed;
+    s.vocabulary = options.vocabulary;
+    s.junk_fraction = options.junk_fraction;
+    s.zstd = options.output.size() > 4 && options.output.ends_with(".zst");
+    synth::write_corpus(s, options.output);
+    if (options.output != "-")
+      std::fprintf(stderr, "tdcone synth: wrote %llu pairs to %s\n", (unsigned long long)options.pairs,
+                   options.output.c_str());
+  });
+  return 0;
+}
+
+}  // namespace tdcone::cli

@@ -1,0 +1,388 @@
+#include "tdcone/synth/synth.hpp"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "tdcone/error.hpp"
+
+namespace tdcone::synth {
+
+namespace {
+
+// Uncompressed bytes per zstd frame; readers split .zst files at frame boundaries.
+constexpr std::size_t kFrameBytes = std::size_t{1} << 20;
+
+std::uint64_t splitmix64(std::uint64_t& state) {
+  std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+
+// xoshiro256**: our own generator and samplers (no std:: distributions), so the
+// corpus is the same bytes with any standard library.
+class Rng {
+ public:
+  explicit Rng(std::uint64_t seed) {
+    for (auto& word : state_) word = splitmix64(seed);
+  }
+
+  std::uint64_t next() {
+    const std::uint64_t result = std::rotl(state_[1] * 5, 7) * 9;
+    const std::uint64_t t = state_[1] << 17;
+    state_[2] ^= state_[0];
+    state_[3] ^= state_[1];
+    state_[1] ^= state_[2];
+    state_[0] ^= state_[3];
+    state_[2] ^= t;
+    state_[3] = std::rotl(state_[3], 45);
+    return result;
+  }
+
+  double uniform() { return static_cast<double>(next() >> 11) * 0x1.0p-53; }  // [0, 1)
+  bool chance(double p) { return uniform() < p; }
+  std::uint32_t below(std::uint32_t n) { return static_cast<std::uint32_t>(((next() >> 32) * n) >> 32); }
+
+ private:
+  std::array<std::uint64_t, 4> state_;
+};
+
+// Zipf(s) over ranks 0..n-1 by Vose's alias method: O(1) per draw.
+class ZipfSampler {
+ public:
+  ZipfSampler(std::uint32_t n, double exponent) : threshold_(n), alias_(n) {
+    std::vector<double> scaled(n);
+    double total = 0;
+    for (std::uint32_t k = 0; k < n; ++k) total += scaled[k] = std::pow(k + 1.0, -exponent);
+    for (auto& p : scaled) p *= n / total;
+    std::vector<std::uint32_t> small, large;
+    for (std::uint32_t k = 0; k < n; ++k) (scaled[k] < 1 ? small : large).push_back(k);
+    while (!small.empty() && !large.empty()) {
+      const auto s = small.back(), l = large.back();
+      small.pop_back();
+      large.pop_back();
+      threshold_[s] = static_cast<std::uint64_t>(scaled[s] * 0x1.0p32);
+      alias_[s] = l;
+      scaled[l] += scaled[s] - 1;
+      (scaled[l] < 1 ? small : large).push_back(l);
+    }
+    for (auto k : small) threshold_[k] = std::uint64_t{1} << 32, alias_[k] = k;  // rounding leftovers
+    for (auto k : large) threshold_[k] = std::uint64_t{1} << 32, alias_[k] = k;
+  }
+
+  std::uint32_t operator()(Rng& rng) const {
+    const std::uint64_t r = rng.next();
+    const auto k = static_cast<std::uint32_t>(((r >> 32) * threshold_.size()) >> 32);
+    return (r & 0xFFFFFFFFu) < threshold_[k] ? k : alias_[k];
+  }
+
+ private:
+  std::vector<std::uint64_t> threshold_;  // P(keep k) scaled to 2^32
+  std::vector<std::uint32_t> alias_;
+};
+
+// Distinct pronounceable pseudo-words; frequent (low rank) words are shorter.
+class Vocabulary {
+ public:
+  Vocabulary(std::uint32_t size, std::uint64_t seed) {
+    Rng rng(seed ^ 0x766F636162756C61ull);  // a stream of its own, apart from the lines
+    std::unordered_set<std::string> seen;
+    seen.reserve(size);
+    offsets_.push_back(0);
+    for (std::uint32_t rank = 0; rank < size; ++rank) {
+      int syllables = 1 + (rank >= 100) + (rank >= 3000) + (rank >= 60000);
+      const bool accented = rank >= 20 && rng.chance(0.006);  // é ü ö ä ß, for case folding
+      for (int attempt = 1;; ++attempt) {
+        const std::string word = make_word(syllables + (rank >= 20 && rng.chance(0.25)), accented, rng);
+        if (seen.insert(word).second) {
+          text_ += word;
+          break;
+        }
+        if (attempt % 8 == 0) ++syllables;  // this length is crowded
+      }
+      offsets_.push_back(static_cast<std::uint32_t>(text_.size()));
+    }
+  }
+
+  std::uint32_t size() const { return static_cast<std::uint32_t>(offsets_.size() - 1); }
+  std::string_view word(std::uint32_t k) const {
+    return std::string_view(text_).substr(offsets_[k], offsets_[k + 1] - offsets_[k]);
+  }
+  // One type in 50 is a "name", always capitalized.
+  static bool is_name(std::uint32_t k) { return k % 50 == 17; }
+  // The fixed "synonym" of word k: its neighbour in rank, so of similar frequency.
+  std::uint32_t partner(std::uint32_t k) const { return (k ^ 1) < size() ? k ^ 1 : k; }
+
+ private:
+  // Consonant-vowel syllables, a consonant cluster only at the start, a coda only at the end.
+  static std::string make_word(int syllables, bool accented, Rng& rng) {
+    static constexpr std::string_view initials[] = {"b",  "c",  "d",  "f",  "g",  "h",  "k", "l",  "m",
+                                                    "n",  "p",  "r",  "s",  "t",  "v",  "w", "st", "tr",
+                                                    "br", "ch", "sh", "th", "pl", "gr", "",  "",   ""};
+    static constexpr std::string_view consonants[] = {"b", "c", "d", "f", "g", "k", "l", "m",
+                                                      "n", "p", "r", "s", "t", "v", "z"};
+    static constexpr std::string_view vowels[] = {"a", "e", "i", "o", "u", "a", "e", "o", "ai", "ea", "ou", "y"};
+    static constexpr std::string_view accented_vowels[] = {"é", "ü", "ö", "ä"};
+    static constexpr std::string_view codas[] = {"", "", "", "", "n", "r", "s", "l", "t", "m", "nd", "st"};
+    std::string word;
+    for (int s = 0; s < syllables; ++s) {
+      word += s == 0 ? initials[rng.below(std::size(initials))] : consonants[rng.below(std::size(consonants))];
+      const bool last = s + 1 == syllables;
+      if (accented && last && rng.chance(0.8)) {
+        word += accented_vowels[rng.below(std::size(accented_vowels))];
+      } else {
+        word += vowels[rng.below(std::size(vowels))];
+      }
+    }
+    word += accented && rng.chance(0.2) ? "ß" : codas[rng.below(std::size(codas))];
+    return word;
+  }
+
+  std::string text_;
+  std::vector<std::uint32_t> offsets_;
+};
+
+// Writes plain text in large blocks, or zstd frames of kFrameBytes each.
+class Output {
+ public:
+  Output(const std::string& path, bool zstd, int level) : path_(path), zstd_(zstd), level_(level) {
+    if (path == "-") {
+      file_ = stdout;
+    } else {
+      file_ = std::fopen(path.c_str(), "wb");
+      if (!file_) throw IoError(cat("cannot open ", path, " for writing: ", std::strerror(errno)));
+    }
+    if (zstd_) {
+      context_.reset(ZSTD_createCCtx());
+      compressed_.resize(ZSTD_compressBound(kFrameBytes));
+    }
+  }
+  ~Output() {
+    if (file_ && file_ != stdout) std::fclose(file_);
+  }
+  Output(const Output&) = delete;
+  Output& operator=(const Output&) = delete;
+
+  /// Takes the complete frames (zstd) or everything (plain) out of `text`.
+  void consume(std::string& text) {
+    if (!zstd_) {
+      write(text.data(), text.size());
+      text.clear();
+      return;
+    }
+    std::size_t done = 0;
+    for (; text.size() - done >= kFrameBytes; done += kFrameBytes) compress_frame(text.data() + done, kFrameBytes);
+    text.erase(0, done);
+  }
+
+  void finish(std::string& text) {
+    consume(text);
+    if (zstd_ && (!text.empty() || frames_ == 0))
+      compress_frame(text.data(), text.size());  // a valid file even when empty
+    text.clear();
+    const bool failed = file_ == stdout ? std::fflush(file_) != 0 || std::ferror(file_) : std::fclose(file_) != 0;
+    if (file_ != stdout) file_ = nullptr;
+    if (failed) throw IoError(cat("cannot write ", path_, ": ", std::strerror(errno)));
+  }
+
+ private:
+  struct ContextDeleter {
+    void operator()(ZSTD_CCtx* context) const { ZSTD_freeCCtx(context); }
+  };
+
+  // One frame with its content size recorded (ZSTD_compress semantics, reused context).
+  void compress_frame(const char* data, std::size_t size) {
+    const std::size_t n = ZSTD_compressCCtx(context_.get(), compressed_.data(), compressed_.size(), data, size, level_);
+    if (ZSTD_isError(n)) throw IoError(cat("cannot compress ", path_, ": ", ZSTD_getErrorName(n)));
+    write(compressed_.data(), n);
+    ++frames_;
+  }
+
+  void write(const char* data, std::size_t size) {
+    if (size > 0 && std::fwrite(data, 1, size, file_) != size)
+      throw IoError(cat("cannot write ", path_, ": ", std::strerror(errno)));
+  }
+
+  std::string path_;
+  bool zstd_;
+  int level_;
+  std::FILE* file_ = nullptr;
+  std::unique_ptr<ZSTD_CCtx, ContextDeleter> context_;
+  std::vector<char> compressed_;
+  std::uint64_t frames_ = 0;
+};
+
+enum class Junk { none, empty_tgt, empty_src, long_tgt, identical, no_tab, bad_score };
+
+// Generates the lines; each line from its own random stream seeded by (seed, index).
+class PairWriter {
+ public:
+  explicit PairWriter(const SynthOptions& options)
+      : options_(options),
+        vocabulary_(options.vocabulary, options.seed),
+        zipf_(options.vocabulary, options.zipf_exponent) {}
+
+  void append_line(std::uint64_t index, std::string& out) {
+    Rng rng(options_.seed * 0xD1342543DE82EF95ull + index);
+    const Junk junk = pick_junk(rng);
+    const double quality = std::max(rng.uniform(), rng.uniform());  // most pairs are decent paraphrases
+
+    src_.clear();
+    const std::uint32_t length = sentence_length(rng);
+    for (std::uint32_t i = 0; i < length; ++i) src_.push_back(zipf_(rng));
+    rewrite(quality, rng);
+
+    if (junk == Junk::long_tgt) {
+      tgt_.clear();
+      const std::uint32_t long_length = 200 + rng.below(201);
+      for (std::uint32_t i = 0; i < long_length; ++i) tgt_.push_back(zipf_(rng));
+    }
+    if (junk == Junk::empty_src) src_.clear();
+    if (junk == Junk::empty_tgt) tgt_.clear();
+
+    const std::size_t src_start = out.size();
+    append_sentence(src_, rng, out);
+    const std::size_t src_end = out.size();
+    if (junk == Junk::no_tab) {  // a bad line for readers: one column only
+      out += '\n';
+      return;
+    }
+    out += '\t';
+    if (junk == Junk::identical) {
+      out.append(out, src_start, src_end - src_start);  // std::string handles appending from itself
+    } else {
+      append_sentence(tgt_, rng, out);
+    }
+    out += '\t';
+    if (junk == Junk::bad_score) {
+      out += "n/a";
+    } else {
+      append_score(quality, rng, out);
+    }
+    out += "\tsyn-";
+    append_number(options_.seed, out);
+    out += '-';
+    append_number(index, out);
+    out += '\n';
+  }
+
+ private:
+  Junk pick_junk(Rng& rng) const {
+    if (!rng.chance(options_.junk_fraction)) return Junk::none;
+    const double r = rng.uniform();  // the rare kinds (bad lines for readers): 1/10 of the junk
+    if (r < 0.225) return Junk::empty_tgt;
+    if (r < 0.45) return Junk::empty_src;
+    if (r < 0.675) return Junk::long_tgt;
+    if (r < 0.9) return Junk::identical;
+    if (r < 0.95) return Junk::no_tab;
+    return Junk::bad_score;
+  }
+
+  // 4..30 tokens, mean ~13.8: a bell around 13 with a longer right tail.
+  static std::uint32_t sentence_length(Rng& rng) {
+    std::uint32_t length = 4 + rng.below(7) + rng.below(7) + rng.below(7);
+    if (rng.chance(0.2)) length += rng.below(9);
+    return length;
+  }
+
+  // tgt_ = a paraphrase of src_: the lower the quality, the more is rewritten.
+  void rewrite(double quality, Rng& rng) {
+    tgt_.clear();
+    const double change = (1 - quality) * 0.7, insert = (1 - quality) * 0.12;
+    for (auto word : src_) {
+      if (rng.chance(change)) {
+        const double r = rng.uniform();
+        if (r < 0.45) {
+          tgt_.push_back(vocabulary_.partner(word));
+        } else if (r >= 0.75) {
+          tgt_.push_back(zipf_(rng));
+        }  // else dropped
+      } else {
+        tgt_.push_back(word);
+      }
+      if (rng.chance(insert)) tgt_.push_back(zipf_(rng));
+    }
+    if (tgt_.size() >= 4 && rng.chance((1 - quality) * 0.6)) {  // reorder a span
+      const auto start = rng.below(static_cast<std::uint32_t>(tgt_.size() - 1));
+      const auto span = 2 + rng.below(std::min<std::uint32_t>(4, static_cast<std::uint32_t>(tgt_.size()) - start - 1));
+      std::reverse(tgt_.begin() + start, tgt_.begin() + start + span);
+    }
+    if (tgt_.empty()) tgt_.push_back(src_.front());  // an empty side only as junk
+  }
+
+  // Words with surface variation for the tokenizer: capitals, attached , . ? ! and “quotes”.
+  void append_sentence(const std::vector<std::uint32_t>& words, Rng& rng, std::string& out) const {
+    if (words.empty()) return;
+    const bool quoted = rng.chance(0.02);
+    if (quoted) out += "“";
+    const bool capitalize_first = rng.chance(0.6);
+    for (std::size_t i = 0; i < words.size(); ++i) {
+      if (i > 0) out += ' ';
+      const std::size_t start = out.size();
+      out += vocabulary_.word(words[i]);
+      if ((i == 0 && capitalize_first) || Vocabulary::is_name(words[i]) || rng.chance(0.01))
+        if (out[start] >= 'a' && out[start] <= 'z') out[start] = static_cast<char>(out[start] - 'a' + 'A');
+      if (i + 1 < words.size() && rng.chance(0.05)) out += ',';
+    }
+    const double end = rng.uniform();
+    if (end < 0.6) {
+      out += '.';
+    } else if (end < 0.65) {
+      out += '?';
+    } else if (end < 0.67) {
+      out += '!';
+    }
+    if (quoted) out += "”";
+  }
+
+  // A classifier-like probability: the quality plus noise (sd ~0.1), clipped to [0, 1], 4 decimals.
+  static void append_score(double quality, Rng& rng, std::string& out) {
+    const double noise = (rng.uniform() + rng.uniform() + rng.uniform() + rng.uniform() - 2) * 0.18;
+    const double score = std::clamp(quality + noise, 0.0, 1.0);
+    const auto ten_thousandths = static_cast<std::uint32_t>(score * 10000 + 0.5);
+    char digits[6] = {static_cast<char>('0' + ten_thousandths / 10000), '.'};
+    for (int i = 5, rest = ten_thousandths % 10000; i >= 2; --i, rest /= 10)
+      digits[i] = static_cast<char>('0' + rest % 10);
+    out.append(digits, 6);
+  }
+
+  static void append_number(std::uint64_t value, std::string& out) {
+    char digits[24];
+    const auto end = std::to_chars(digits, digits + sizeof digits, value).ptr;
+    out.append(digits, end);
+  }
+
+  SynthOptions options_;
+  Vocabulary vocabulary_;
+  ZipfSampler zipf_;
+  std::vector<std::uint32_t> src_, tgt_;
+};
+
+}  // namespace
+
+void write_corpus(const SynthOptions& options, const std::string& path) {
+  if (options.vocabulary == 0) throw UsageError("synth: the vocabulary needs at least one word");
+  PairWriter pairs(options);
+  Output output(path, options.zstd, options.zstd_level);
+  std::string buffer;
+  buffer.reserve(2 * kFrameBytes);
+  for (std::uint64_t index = 0; index < options.pairs; ++index) {
+    pairs.append_line(index, buffer);
+    if (buffer.size() >= kFrameBytes) output.consume(buffer);
+  }
+  output.finish(buffer);
+}
+
+}  // namespace tdcone::synth

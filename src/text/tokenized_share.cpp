@@ -1,0 +1,147 @@
+#include "tdcone/text/tokenized_share.hpp"
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/serialization/vector.hpp>
+
+#include <algorithm>
+
+#include "tdcone/error.hpp"
+#include "tdcone/io/line_reader.hpp"
+
+namespace tdcone::text {
+
+namespace {
+
+// A bad line before its file line number is known.
+struct PendingBadLine {
+  std::size_t segment;
+  std::uint64_t index_in_segment;
+  std::uint64_t pair_index;
+  std::string reason;
+};
+
+// Line count of one segment, exchanged to number pairs and lines globally.
+struct SegmentLines {
+  std::uint64_t file, lines;
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    ar & file & lines;
+  }
+};
+
+class ShareBuilder {
+ public:
+  ShareBuilder(TokenizedShare& share, const ReadOptions& options)
+      : share_(share), options_(options), parser_(options.fields), tokenizer_(options.tokenizer) {}
+
+  /// Returns the reason when the line is bad, else an empty string.
+  std::string add(const io::Line& line) {
+    if (line.too_long) return flag(cat("line longer than --max-line-bytes (", options_.max_line_bytes, ")"));
+    io::Record record;
+    std::string reason = parser_.parse(line.text, record);
+    if (!reason.empty()) return flag(std::move(reason));
+    if (options_.reverse) std::swap(record.src, record.tgt);
+    share_.flags.push_back(0);
+    share_.src_len.push_back(add_types(record.src));
+    share_.tgt_len.push_back(add_types(record.tgt));
+    if (options_.fields.has_score()) share_.scores.push_back(record.score);
+    if (options_.fields.has_id()) share_.ids.emplace_back(record.id);
+    return {};
+  }
+
+ private:
+  std::string flag(std::string reason) {
+    share_.flags.push_back(bad_line);
+    share_.src_len.push_back(0);
+    share_.tgt_len.push_back(0);
+    if (options_.fields.has_score()) share_.scores.push_back(0.0);
+    if (options_.fields.has_id()) share_.ids.emplace_back();
+    share_.type_start.push_back(share_.types.size());
+    share_.type_start.push_back(share_.types.size());
+    return reason;
+  }
+
+  std::uint32_t add_types(std::string_view sentence) {
+    tokenizer_.tokenize(sentence, tokens_);
+    const std::size_t start = share_.types.size();
+    for (std::string_view token : tokens_) share_.types.push_back(share_.vocabulary.intern(token));
+    const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
+    std::sort(first, share_.types.end());
+    share_.types.erase(std::unique(first, share_.types.end()), share_.types.end());
+    share_.type_start.push_back(share_.types.size());
+    return static_cast<std::uint32_t>(tokens_.size());
+  }
+
+  TokenizedShare& share_;
+  const ReadOptions& options_;
+  io::RecordParser parser_;
+  Tokenizer tokenizer_;
+  std::vector<std::string_view> tokens_;
+};
+
+}  // namespace
+
+TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
+                          const ReadOptions& options, const std::function<void(std::uint64_t, double)>& on_progress) {
+  TokenizedShare share;
+  ShareBuilder builder(share, options);
+  const auto segments = io::plan_share(files, comm.rank(), comm.size());
+  std::uint64_t share_bytes = 0;
+  for (const auto& s : segments)
+    share_bytes += files[s.file].compression == io::Compression::none
+                       ? s.end - s.begin
+                       : files[s.file].frame_offsets[s.end] - files[s.file].frame_offsets[s.begin];
+
+  std::vector<std::uint64_t> lines_per_segment;
+  std::vector<PendingBadLine> pending;
+  std::uint64_t bytes_before = 0;
+  for (std::size_t k = 0; k < segments.size(); ++k) {
+    io::LineReader reader(files[segments[k].file], segments[k], options.max_line_bytes);
+    io::Line line;
+    std::uint64_t index = 0;
+    for (; reader.next(line); ++index) {
+      std::string reason = builder.add(line);
+      if (!reason.empty()) {
+        if (share.bad_count++ < kReportedBadLines)
+          pending.push_back({k, index, share.size() - 1, std::move(reason)});
+      }
+      if (on_progress && (share.size() & 0xffff) == 0)
+        on_progress(share.size(), share_bytes ? double(bytes_before + reader.bytes_consumed()) / share_bytes : 1.0);
+    }
+    bytes_before += reader.bytes_consumed();
+    lines_per_segment.push_back(index);
+  }
+
+  // Global numbering: pair ids run over ranks in order; line numbers count
+  // the lines of earlier segments of the same file.
+  std::vector<SegmentLines> mine;
+  for (std::size_t k = 0; k < segments.size(); ++k) mine.push_back({segments[k].file, lines_per_segment[k]});
+  std::vector<std::vector<SegmentLines>> all;
+  boost::mpi::all_gather(comm, mine, all);
+  std::vector<std::uint64_t> lines_before_in_file(segments.size(), 0);
+  for (int r = 0; r < comm.size(); ++r)
+    for (const SegmentLines& s : all[r]) {
+      share.total_lines += s.lines;
+      if (r < comm.rank()) share.first_pair_id += s.lines;
+      for (std::size_t k = 0; k < segments.size(); ++k)
+        if (r < comm.rank() && s.file == segments[k].file) lines_before_in_file[k] += s.lines;
+    }
+  for (std::size_t k = 1; k < segments.size(); ++k)
+    if (segments[k].file == segments[k - 1].file) lines_before_in_file[k] = lines_before_in_file[k - 1] + lines_per_segment[k - 1];
+  for (PendingBadLine& p : pending)
+    share.bad_lines.push_back({share.first_pair_id + p.pair_index, files[segments[p.segment].file].path,
+                               lines_before_in_file[p.segment] + p.index_in_segment + 1, std::move(p.reason)});
+  return share;
+}
+
+std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const TokenizedShare& share) {
+  std::vector<std::vector<BadLine>> all;
+  boost::mpi::all_gather(comm, share.bad_lines, all);
+  std::vector<BadLine> merged;
+  for (auto& lines : all) merged.insert(merged.end(), lines.begin(), lines.end());
+  std::sort(merged.begin(), merged.end(), [](const BadLine& a, const BadLine& b) { return a.pair_id < b.pair_id; });
+  if (merged.size() > kReportedBadLines) merged.resize(kReportedBadLines);
+  return merged;
+}
+
+}  // namespace tdcone::text

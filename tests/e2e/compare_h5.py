@@ -1,0 +1,47 @@
+#!/usr/bin/env python3
+"""Compare two tdcone HDF5 results: same groups, datasets and attributes;
+integers and strings identical, floats equal to 1e-12 relative (SPEC §9).
+Attributes that describe the run itself (n_ranks, created, config) are skipped."""
+import sys
+
+import h5py
+import numpy as np
+
+RUN_ATTRIBUTES = {"n_ranks", "created", "config", "inputs"}
+
+
+def close(a, b):
+    a, b = np.asarray(a), np.asarray(b)
+    if a.dtype.kind == "f":
+        both_nan = np.isnan(a) & np.isnan(b)
+        ok = both_nan | (np.abs(a - b) <= 1e-12 * np.maximum(np.abs(a), np.abs(b)))
+        return bool(np.all(ok))
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def main(left_path, right_path):
+    problems = []
+    with h5py.File(left_path, "r") as left, h5py.File(right_path, "r") as right:
+        def visit(name, obj):
+            if name not in right:
+                problems.append(f"{name}: missing in {right_path}")
+                return
+            other = right[name]
+            for key, value in obj.attrs.items():
+                if key in RUN_ATTRIBUTES:
+                    continue
+                if key not in other.attrs or not close(value, other.attrs[key]):
+                    problems.append(f"{name}@{key}: {value!r} != {other.attrs.get(key)!r}")
+            if isinstance(obj, h5py.Dataset):
+                if obj.shape != other.shape or not close(obj[()], other[()]):
+                    problems.append(f"{name}: values differ")
+        visit("/", left["/"])
+        left.visititems(visit)
+        right.visititems(lambda name, obj: name in left or problems.append(f"{name}: missing in {left_path}"))
+    for p in problems:
+        print("DIFF", p)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,19 @@
+# Shared helpers for the end-to-end tests: $1 = tdcone binary, $2 = build dir.
+set -euo pipefail
+TDCONE=$1
+BUILD=$2
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/tdcone-e2e.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+run_mpi() { local n=$1; shift; ${TDCONE_MPIRUN:-mpirun} -n "$n" --oversubscribe "$TDCONE" "$@"; }
+fail() { echo "FAIL: $*" >&2; exit 1; }
+# expect_failure STATUS PATTERN -- command...: the command must exit with
+# STATUS and print PATTERN on stderr.
+expect_failure() {
+  local status=$1 pattern=$2; shift 3
+  local rc=0
+  "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || rc=$?
+  [ "$rc" -eq "$status" ] || fail "expected exit $status, got $rc: $* ($(cat "$WORK/err.txt"))"
+  grep -q -- "$pattern" "$WORK/err.txt" || fail "stderr of '$*' lacks '$pattern': $(cat "$WORK/err.txt")"
+}

@@ -1,0 +1,221 @@
+// TD-CONE by hand (SPEC §3): one test per alignment rule, plus the worked example.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include "tdcone/align/count_matrix.hpp"
+#include "tdcone/align/embeddings.hpp"
+#include "tdcone/entropy/tdcone.hpp"
+#include "tdcone/mpi/global_vocabulary.hpp"
+#include "tdcone/mpi/partitioned_matrix.hpp"
+
+namespace tdcone {
+namespace {
+
+using align::AlignMode;
+using text::WordId;
+
+// A tiny corpus of whitespace-separated pairs, aligned the way `score` does.
+class Corpus {
+ public:
+  explicit Corpus(AlignMode mode, const align::EmbeddingTable* embeddings = nullptr) : aligner_(mode, embeddings) {}
+
+  std::vector<WordId> types(const std::string& sentence) {
+    std::istringstream words(sentence);
+    std::vector<WordId> ids;
+    for (std::string w; words >> w;) ids.push_back(vocabulary.intern(w));
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+  }
+
+  /// Adds the pair and returns its own TD-CONE.
+  double add(const std::string& x, const std::string& y) {
+    const auto xs = types(x), ys = types(y);
+    aligner_.align(xs, ys, pair);
+    matrix.add(pair);
+    sides.resize(vocabulary.size(), 0);
+    for (auto w : xs) sides[w] |= mpi::corpus_input;
+    for (auto w : ys) sides[w] |= mpi::corpus_output;
+    return entropy::pair_tdcone(pair, ys.size());
+  }
+
+  /// The corpus figures through the distributed path, on one rank.
+  mpi::CorpusEntropy corpus(std::uint64_t* vy_out = nullptr) {
+    sides.resize(vocabulary.size(), 0);
+    const auto global = mpi::build_global_vocabulary(MPI_COMM_SELF, vocabulary, sides);
+    const auto reduced = mpi::PartitionedMatrix::reduce(MPI_COMM_SELF, matrix, global);
+    const auto vy = global.count(mpi::corpus_output);
+    if (vy_out) *vy_out = vy;
+    return mpi::corpus_entropy(MPI_COMM_SELF, reduced, vy);
+  }
+
+  /// M as "x>y" -> weight, with NULL written as "NULL".
+  std::map<std::string, double> cells() const {
+    std::map<std::string, double> out;
+    auto name = [&](WordId w) { return w == text::kNullWord ? std::string("NULL") : vocabulary.word(w); };
+    for (const auto& [key, weight] : matrix.cells())
+      out[name(align::LocalCountMatrix::row_of(key)) + ">" + name(align::LocalCountMatrix::column_of(key))] = weight;
+    return out;
+  }
+
+  text::Vocabulary vocabulary;
+  align::LocalCountMatrix matrix;
+  align::PairMatrix pair;
+  std::vector<std::uint8_t> sides;
+
+ private:
+  align::PairAligner aligner_;
+};
+
+const double kLn2 = std::log(2.0), kLn3 = std::log(3.0);
+
+TEST(AlignTest, WorkedExampleUniformMatrix) {
+  Corpus c(AlignMode::uniform);
+  c.add("a b c", "a d");
+  c.add("a b", "a b e");
+  c.add("a b", "a");
+  const std::map<std::string, double> expected = {{"a>a", 3},    {"b>b", 1},    {"b>d", 0.5}, {"b>NULL", 1.5},
+                                                  {"c>d", 0.5},  {"c>NULL", 0.5}, {"NULL>e", 1}};
+  EXPECT_EQ(c.cells(), expected);
+}
+
+TEST(AlignTest, WorkedExampleCorpusAndPairValues) {
+  Corpus uniform(AlignMode::uniform);
+  EXPECT_NEAR(uniform.add("a b c", "a d"), 0.4206198, 5e-8);
+  uniform.add("a b", "a b e");
+  uniform.add("a b", "a");
+  std::uint64_t vy = 0;
+  const auto u = uniform.corpus(&vy);
+  EXPECT_EQ(vy, 4u);
+  EXPECT_DOUBLE_EQ(u.total, 8.0);
+  EXPECT_NEAR(u.cond_entropy, 0.4659200, 5e-8);
+  EXPECT_NEAR(u.tdcone, 0.2894924, 5e-8);
+  EXPECT_EQ(u.nnz, 7u);
+
+  Corpus by_embedding(AlignMode::embedding);  // no embedding file: uniform over y\x, no NULL
+  EXPECT_DOUBLE_EQ(by_embedding.add("a b c", "a d"), 0.0);
+  by_embedding.add("a b", "a b e");
+  by_embedding.add("a b", "a");
+  EXPECT_NEAR(by_embedding.corpus().tdcone, 0.2559773, 5e-8);
+}
+
+TEST(AlignTest, SharedWordsAlignToThemselves) {
+  Corpus c(AlignMode::uniform);
+  EXPECT_DOUBLE_EQ(c.add("a b", "b a"), 0.0);  // identical sets score 0
+  EXPECT_EQ(c.cells(), (std::map<std::string, double>{{"a>a", 1}, {"b>b", 1}}));
+}
+
+TEST(AlignTest, OutputSubsetOfInputGoesToNull) {  // y ⊂ x: x\y nonempty, y\x empty
+  for (auto mode : {AlignMode::uniform, AlignMode::embedding}) {
+    Corpus c(mode);
+    EXPECT_DOUBLE_EQ(c.add("a b c", "a"), 0.0);
+    EXPECT_EQ(c.cells(), (std::map<std::string, double>{{"a>a", 1}, {"b>NULL", 1}, {"c>NULL", 1}}));
+  }
+}
+
+TEST(AlignTest, InputSubsetOfOutputComesFromNull) {  // x ⊂ y: rule 3
+  Corpus c(AlignMode::uniform);
+  // T = 2, H = ln2 / 2 (the NULL row), |V_y| = 3: TD-CONE = (ln2/2)/ln4 = 1/4.
+  EXPECT_DOUBLE_EQ(c.add("a", "a b c"), 0.25);
+  EXPECT_EQ(c.cells(), (std::map<std::string, double>{{"a>a", 1}, {"NULL>b", 0.5}, {"NULL>c", 0.5}}));
+}
+
+TEST(AlignTest, EmptySides) {
+  Corpus c(AlignMode::uniform);
+  EXPECT_DOUBLE_EQ(c.add("", "a b"), kLn2 / kLn3);  // NULL row {a: 1/2, b: 1/2}, |V_y| = 2
+  EXPECT_DOUBLE_EQ(c.add("a b", ""), 0.0);          // no output types at all
+  EXPECT_DOUBLE_EQ(c.add("", ""), 0.0);
+  EXPECT_EQ(c.cells(), (std::map<std::string, double>{{"NULL>a", 0.5}, {"NULL>b", 0.5}, {"a>NULL", 1}, {"b>NULL", 1}}));
+}
+
+TEST(AlignTest, RepeatedWordsCountOnce) {
+  Corpus c(AlignMode::uniform);
+  // Sets {a,b} -> {b,c}: b>b 1, a>c 1/2, a>NULL 1/2; H = ln2/2, |V_y| = 2.
+  EXPECT_DOUBLE_EQ(c.add("a a b", "b b c"), (kLn2 / 2) / kLn3);
+  EXPECT_EQ(c.cells(), (std::map<std::string, double>{{"b>b", 1}, {"a>c", 0.5}, {"a>NULL", 0.5}}));
+}
+
+TEST(AlignTest, UniformSpreadsOverOutputOnlyWordsAndNull) {
+  Corpus c(AlignMode::uniform);
+  // b and c each spread 1 over {d, e, NULL}: 6 cells of 1/3; H = 2 ln3 / 3 (T = 3 with a>a).
+  EXPECT_DOUBLE_EQ(c.add("a b c", "a d e"), (2 * kLn3 / 3) / std::log(4.0));
+}
+
+TEST(AlignTest, StaticUsesCosineSimilarity) {
+  align::EmbeddingTable embeddings;
+  Corpus c(AlignMode::embedding, &embeddings);
+  const auto a = c.vocabulary.intern("a"), b = c.vocabulary.intern("b"), d = c.vocabulary.intern("d");
+  embeddings.set(a, {1, 0});
+  embeddings.set(b, {1, 0});   // cos(a,b) = 1
+  embeddings.set(d, {1, 1});   // cos(a,d) = 1/√2
+  const double p = 1 / (1 + 1 / std::sqrt(2.0)), q = 1 - p;
+  EXPECT_NEAR(c.add("a", "b d"), -(p * std::log(p) + q * std::log(q)) / kLn3, 1e-12);
+  EXPECT_NEAR(c.cells()["a>b"], p, 1e-12);
+  EXPECT_NEAR(c.cells()["a>d"], q, 1e-12);
+}
+
+TEST(AlignTest, StaticClampsNegativeCosine) {
+  align::EmbeddingTable embeddings;
+  Corpus c(AlignMode::embedding, &embeddings);
+  const auto a = c.vocabulary.intern("a"), b = c.vocabulary.intern("b"), d = c.vocabulary.intern("d");
+  embeddings.set(a, {1, 0});
+  embeddings.set(b, {1, 0});
+  embeddings.set(d, {-1, 0});  // cos = -1 -> s = 1e-6
+  c.add("a", "b d");
+  EXPECT_NEAR(c.cells()["a>d"], 1e-6 / (1 + 1e-6), 1e-18);
+}
+
+TEST(AlignTest, StaticFallsBackToUniformWhenAWordHasNoVector) {
+  align::EmbeddingTable embeddings;
+  Corpus c(AlignMode::embedding, &embeddings);
+  const auto a = c.vocabulary.intern("a"), b = c.vocabulary.intern("b");
+  embeddings.set(a, {1, 0});
+  embeddings.set(b, {1, 0});  // "d" has none
+  EXPECT_DOUBLE_EQ(c.add("a", "b d"), kLn2 / kLn3);
+  EXPECT_DOUBLE_EQ(c.cells()["a>b"], 0.5);
+}
+
+TEST(AlignTest, EmbeddingFileIsReadWithWord2vecHeader) {
+  const auto path = std::filesystem::temp_directory_path() / "tdcone_embeddings_test.txt";
+  std::ofstream(path) << "3 2\na 1 0\nb 1 0\nd 1 1\nzzz 5 5\n";
+  text::Vocabulary vocabulary;
+  const auto a = vocabulary.intern("a"), b = vocabulary.intern("b"), d = vocabulary.intern("d"),
+             e = vocabulary.intern("e");
+  const auto table = align::EmbeddingTable::load(path.string(), vocabulary);
+  std::filesystem::remove(path);
+  EXPECT_EQ(table.dimension(), 2u);
+  EXPECT_EQ(table.words_found(), 3u);  // zzz is not in the vocabulary, e not in the file
+  EXPECT_EQ(table.vector(e), nullptr);
+  EXPECT_NEAR(table.similarity(a, b), 1.0, 1e-7);
+  EXPECT_NEAR(table.similarity(a, d), 1 / std::sqrt(2.0), 1e-7);
+}
+
+TEST(AlignTest, EmbeddingFileWithRaggedVectorsIsRefused) {
+  const auto path = std::filesystem::temp_directory_path() / "tdcone_embeddings_bad.txt";
+  std::ofstream(path) << "a 1 0 0\nb 1 0\n";
+  text::Vocabulary vocabulary;
+  vocabulary.intern("a");
+  try {
+    align::EmbeddingTable::load(path.string(), vocabulary);
+    FAIL() << "expected an error";
+  } catch (const std::exception& e) {
+    EXPECT_NE(std::string(e.what()).find(":2:"), std::string::npos) << e.what();
+  }
+  std::filesystem::remove(path);
+}
+
+TEST(AlignTest, DirectionMatters) {
+  Corpus forward(AlignMode::uniform), backward(AlignMode::uniform);
+  forward.add("a b c", "a d");
+  backward.add("a d", "a b c");
+  EXPECT_NE(forward.corpus().tdcone, backward.corpus().tdcone);
+}
+
+}  // namespace
+}  // namespace tdcone

@@ -1,0 +1,344 @@
+// Synthetic corpus generator: SPEC §7 `tdcone synth`.
+#include "tdcone/synth/synth.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <memory>
+#include <numeric>
+#include <set>
+#include <sstream>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "tdcone/error.hpp"
+#include "tdcone/text/tokenizer.hpp"
+
+namespace tdcone::synth {
+namespace {
+
+namespace fs = std::filesystem;
+
+class SynthTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() / ("tdcone_synth_test_" + std::to_string(::getpid()));
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  std::string write(const SynthOptions& options, const std::string& name) {
+    const auto path = (dir_ / name).string();
+    write_corpus(options, path);
+    return read_file(path);
+  }
+
+  static std::string read_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+  }
+
+  fs::path dir_;
+};
+
+std::vector<std::string> split(const std::string& text, char separator) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  for (std::size_t end; (end = text.find(separator, start)) != std::string::npos; start = end + 1)
+    parts.push_back(text.substr(start, end - start));
+  parts.push_back(text.substr(start));
+  return parts;
+}
+
+std::vector<std::string> lines_of(const std::string& text) {
+  EXPECT_TRUE(text.empty() || text.back() == '\n');
+  auto lines = split(text, '\n');
+  lines.pop_back();  // after the final newline
+  return lines;
+}
+
+std::size_t count_tokens(const std::string& side) {
+  std::istringstream in(side);
+  return std::distance(std::istream_iterator<std::string>(in), std::istream_iterator<std::string>());
+}
+
+SynthOptions small(std::uint64_t pairs, std::uint64_t seed = 1) {
+  SynthOptions options;
+  options.pairs = pairs;
+  options.seed = seed;
+  options.vocabulary = 3000;
+  return options;
+}
+
+std::string decompress_all(const std::string& compressed, std::size_t& frames) {
+  std::string text;
+  frames = 0;
+  for (std::size_t offset = 0; offset < compressed.size(); ++frames) {
+    const char* frame = compressed.data() + offset;
+    const std::size_t frame_size = ZSTD_findFrameCompressedSize(frame, compressed.size() - offset);
+    EXPECT_FALSE(ZSTD_isError(frame_size)) << ZSTD_getErrorName(frame_size);
+    if (ZSTD_isError(frame_size)) break;
+    const auto content_size = ZSTD_getFrameContentSize(frame, frame_size);
+    EXPECT_NE(content_size, ZSTD_CONTENTSIZE_UNKNOWN);  // readers size their buffers from it
+    EXPECT_NE(content_size, ZSTD_CONTENTSIZE_ERROR);
+    std::string part(content_size, '\0');
+    const std::size_t n = ZSTD_decompress(part.data(), part.size(), frame, frame_size);
+    EXPECT_FALSE(ZSTD_isError(n));
+    EXPECT_EQ(n, content_size);
+    text += part;
+    offset += frame_size;
+  }
+  return text;
+}
+
+TEST_F(SynthTest, SameOptionsGiveTheSameBytes) {
+  const auto a = write(small(3000), "a.tsv");
+  const auto b = write(small(3000), "b.tsv");
+  EXPECT_FALSE(a.empty());
+  EXPECT_EQ(a, b);
+}
+
+TEST_F(SynthTest, AnotherSeedGivesOtherBytes) {
+  const auto a = write(small(500, 1), "a.tsv");
+  const auto b = write(small(500, 2), "b.tsv");
+  EXPECT_NE(a, b);
+  EXPECT_NE(lines_of(a)[0], lines_of(b)[0]);
+}
+
+TEST_F(SynthTest, FirstLinesDoNotDependOnTheLineCount) {
+  const auto few = write(small(100), "few.tsv");
+  const auto many = write(small(1000), "many.tsv");
+  EXPECT_EQ(many.substr(0, few.size()), few);
+}
+
+TEST_F(SynthTest, OneLinePerPairWithFourColumns) {
+  SynthOptions options = small(5000, 42);
+  options.junk_fraction = 0;
+  const auto lines = lines_of(write(options, "c.tsv"));
+  ASSERT_EQ(lines.size(), 5000u);
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto columns = split(lines[i], '\t');
+    ASSERT_EQ(columns.size(), 4u) << lines[i];
+    EXPECT_FALSE(columns[0].empty());
+    EXPECT_FALSE(columns[1].empty());
+    EXPECT_EQ(columns[3], "syn-42-" + std::to_string(i));
+    const std::string& score = columns[2];
+    ASSERT_EQ(score.size(), 6u) << score;  // 4 decimals
+    EXPECT_EQ(score[1], '.');
+    const double value = std::stod(score);
+    EXPECT_GE(value, 0.0);
+    EXPECT_LE(value, 1.0);
+  }
+}
+
+TEST_F(SynthTest, JunkFractionIsRoughlyAsAsked) {
+  SynthOptions options = small(20000);
+  options.junk_fraction = 0.05;
+  const auto lines = lines_of(write(options, "junk.tsv"));
+  ASSERT_EQ(lines.size(), 20000u);
+  std::size_t empty_src = 0, empty_tgt = 0, long_tgt = 0, identical = 0, no_tab = 0, bad_score = 0;
+  for (const auto& line : lines) {
+    const auto columns = split(line, '\t');
+    if (columns.size() == 1) {
+      ++no_tab;
+      continue;
+    }
+    ASSERT_EQ(columns.size(), 4u);
+    if (columns[0].empty()) ++empty_src;
+    if (columns[1].empty()) ++empty_tgt;
+    if (count_tokens(columns[1]) >= 200) ++long_tgt;
+    if (columns[0] == columns[1]) ++identical;
+    if (columns[2] == "n/a") ++bad_score;
+  }
+  // The unambiguous kinds are 77.5% of the junk (identical pairs also happen naturally).
+  const double expected = 20000 * 0.05 * 0.775;
+  const double found = empty_src + empty_tgt + long_tgt + no_tab + bad_score;
+  EXPECT_GT(found, 0.85 * expected);
+  EXPECT_LT(found, 1.15 * expected);
+  EXPECT_GT(identical, 20000 * 0.05 * 0.225 * 0.8);
+  for (auto count : {empty_src, empty_tgt, long_tgt, no_tab, bad_score}) EXPECT_GT(count, 10u);
+  EXPECT_LT(no_tab + bad_score, 0.15 * 20000 * 0.05);  // the rarer kinds: ~1/10 of the junk
+}
+
+TEST_F(SynthTest, NoJunkWhenNoneIsAsked) {
+  SynthOptions options = small(5000);
+  options.junk_fraction = 0;
+  for (const auto& line : lines_of(write(options, "clean.tsv"))) {
+    const auto columns = split(line, '\t');
+    ASSERT_EQ(columns.size(), 4u);
+    EXPECT_LT(count_tokens(columns[1]), 200u);
+    EXPECT_NE(columns[2], "n/a");
+  }
+}
+
+TEST_F(SynthTest, SentenceLengthsAreSane) {
+  SynthOptions options = small(20000);
+  options.junk_fraction = 0;
+  double src_total = 0, tgt_total = 0;
+  std::size_t src_min = 1000, src_max = 0;
+  const auto lines = lines_of(write(options, "len.tsv"));
+  for (const auto& line : lines) {
+    const auto columns = split(line, '\t');
+    const auto src = count_tokens(columns[0]), tgt = count_tokens(columns[1]);
+    src_min = std::min(src_min, src);
+    src_max = std::max(src_max, src);
+    src_total += src;
+    tgt_total += tgt;
+    EXPECT_GE(tgt, 1u);
+    EXPECT_LE(tgt, 60u);
+  }
+  EXPECT_EQ(src_min, 4u);
+  EXPECT_GE(src_max, 27u);  // 30 is rare (p = 6.5e-5)
+  EXPECT_LE(src_max, 30u);
+  EXPECT_NEAR(src_total / lines.size(), 14, 1);
+  EXPECT_NEAR(tgt_total / lines.size(), 14, 2);
+}
+
+TEST_F(SynthTest, VocabularyIsZipfianWithSurfaceVariation) {
+  SynthOptions options = small(20000);
+  options.vocabulary = 2000;
+  options.junk_fraction = 0;
+  const auto text = write(options, "vocab.tsv");
+  text::Tokenizer tokenizer({text::TokenizerKind::punct, true});
+  std::unordered_map<std::string, std::size_t> counts;
+  std::vector<std::string_view> tokens;
+  std::size_t total = 0;
+  for (const auto& line : lines_of(text)) {
+    const auto columns = split(line, '\t');
+    tokenizer.tokenize(columns[0], tokens);
+    for (auto token : tokens) {
+      if (token == "“" || token == "”" || (token.size() == 1 && std::ispunct(static_cast<unsigned char>(token[0]))))
+        continue;
+      ++counts[std::string(token)];
+      ++total;
+    }
+  }
+  EXPECT_LE(counts.size(), 2000u);  // ß folds to ss, so two types may merge
+  EXPECT_GT(counts.size(), 1800u);
+  std::vector<std::size_t> frequencies;
+  for (const auto& [word, count] : counts) frequencies.push_back(count);
+  std::sort(frequencies.rbegin(), frequencies.rend());
+  // Zipf(1.07) over 2000 types: the top word is ~15.5% of the tokens, rank 10 ~1/11.7 of it.
+  EXPECT_NEAR(double(frequencies[0]) / total, 0.155, 0.02);
+  EXPECT_NEAR(double(frequencies[0]) / frequencies[9], std::pow(10, 1.07), 3);
+  // Surface forms the tokenizer has to undo, and a few non-ASCII words.
+  EXPECT_NE(text.find(", "), std::string::npos);
+  EXPECT_NE(text.find(".\t"), std::string::npos);
+  EXPECT_NE(text.find('?'), std::string::npos);
+  EXPECT_NE(text.find("“"), std::string::npos);
+  bool capitalized = false;
+  for (char c = 'A'; c <= 'Z'; ++c) capitalized |= text.find(c) != std::string::npos;
+  EXPECT_TRUE(capitalized);
+  std::size_t non_ascii = 0;
+  for (const char* letter : {"é", "ü", "ö", "ä", "ß"}) non_ascii += text.find(letter) != std::string::npos;
+  EXPECT_GE(non_ascii, 3u);
+}
+
+TEST_F(SynthTest, ScoreFollowsTheOverlapOfThePair) {
+  SynthOptions options = small(10000);
+  options.junk_fraction = 0;
+  text::Tokenizer tokenizer({text::TokenizerKind::punct, true});
+  std::vector<std::string_view> tokens;
+  std::vector<double> scores, overlaps;
+  for (const auto& line : lines_of(write(options, "score.tsv"))) {
+    const auto columns = split(line, '\t');
+    tokenizer.tokenize(columns[0], tokens);
+    const std::set<std::string> src(tokens.begin(), tokens.end());
+    tokenizer.tokenize(columns[1], tokens);
+    const std::set<std::string> tgt(tokens.begin(), tokens.end());
+    std::size_t common = 0;
+    for (const auto& word : src) common += tgt.count(word);
+    overlaps.push_back(double(common) / (src.size() + tgt.size() - common));
+    scores.push_back(std::stod(columns[2]));
+  }
+  auto mean = [](const std::vector<double>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / v.size(); };
+  const double ms = mean(scores), mo = mean(overlaps);
+  double cov = 0, vs = 0, vo = 0;
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    cov += (scores[i] - ms) * (overlaps[i] - mo);
+    vs += (scores[i] - ms) * (scores[i] - ms);
+    vo += (overlaps[i] - mo) * (overlaps[i] - mo);
+  }
+  EXPECT_GT(cov / std::sqrt(vs * vo), 0.5);
+  EXPECT_GT(ms, 0.5);
+  EXPECT_LT(ms, 0.8);
+}
+
+TEST_F(SynthTest, ZstdIsMultiFrameAndDecompressesToThePlainText) {
+  SynthOptions options = small(30000);
+  options.junk_fraction = 0.01;
+  const auto plain = write(options, "corpus.tsv");
+  options.zstd = true;
+  const auto compressed = write(options, "corpus.tsv.zst");
+  ASSERT_GT(plain.size(), 3u << 20);
+  EXPECT_LT(compressed.size(), plain.size() / 2);
+  std::size_t frames = 0;
+  EXPECT_EQ(decompress_all(compressed, frames), plain);
+  EXPECT_EQ(frames, (plain.size() + (1u << 20) - 1) >> 20);  // 1 MiB of text per frame
+  EXPECT_EQ(ZSTD_getFrameContentSize(compressed.data(), compressed.size()), 1u << 20);
+
+  // The streaming decoder reads the concatenated frames as one stream too.
+  std::string streamed(plain.size() + 1, '\0');
+  std::unique_ptr<ZSTD_DCtx, decltype(&ZSTD_freeDCtx)> context(ZSTD_createDCtx(), ZSTD_freeDCtx);
+  ZSTD_inBuffer in{compressed.data(), compressed.size(), 0};
+  ZSTD_outBuffer out{streamed.data(), streamed.size(), 0};
+  while (in.pos < in.size) ASSERT_FALSE(ZSTD_isError(ZSTD_decompressStream(context.get(), &out, &in)));
+  streamed.resize(out.pos);
+  EXPECT_EQ(streamed, plain);
+}
+
+TEST_F(SynthTest, ZeroPairs) {
+  EXPECT_EQ(write(small(0), "empty.tsv"), "");
+  SynthOptions options = small(0);
+  options.zstd = true;
+  const auto compressed = write(options, "empty.tsv.zst");
+  std::size_t frames = 0;
+  EXPECT_EQ(decompress_all(compressed, frames), "");
+  EXPECT_EQ(frames, 1u);  // still a zstd file, recognised by its magic bytes
+}
+
+TEST_F(SynthTest, DashWritesToStdout) {
+  const auto file = write(small(200), "stdout.tsv");
+  testing::internal::CaptureStdout();
+  write_corpus(small(200), "-");
+  EXPECT_EQ(testing::internal::GetCapturedStdout(), file);
+}
+
+TEST_F(SynthTest, UnwritablePathIsAnIoErrorNamingIt) {
+  const auto path = (dir_ / "no-such-dir" / "x.tsv").string();
+  try {
+    write_corpus(small(10), path);
+    FAIL() << "expected IoError";
+  } catch (const IoError& error) {
+    EXPECT_NE(std::string(error.what()).find(path), std::string::npos) << error.what();
+  }
+}
+
+// Timing for 2.8M pairs (the production corpus size); run with
+// --gtest_also_run_disabled_tests --gtest_filter='*Timing*'.
+TEST_F(SynthTest, DISABLED_Timing) {
+  SynthOptions options;
+  options.pairs = 2'800'000;
+  for (bool zstd : {false, true}) {
+    options.zstd = zstd;
+    const auto path = (dir_ / (zstd ? "big.tsv.zst" : "big.tsv")).string();
+    const auto start = std::chrono::steady_clock::now();
+    write_corpus(options, path);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    std::printf("%s: %.2f s, %.1f MB\n", path.c_str(), seconds, fs::file_size(path) / 1e6);
+    fs::remove(path);
+  }
+}
+
+}  // namespace
+}  // namespace tdcone::synth

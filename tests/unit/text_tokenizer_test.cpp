@@ -1,0 +1,212 @@
+// Tokenizer: SPEC §2 "Tokenization".
+#include <gtest/gtest.h>
+#include <utf8proc.h>
+
+#include <chrono>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "tdcone/text/tokenizer.hpp"
+
+namespace tdcone::text {
+namespace {
+
+using Tokens = std::vector<std::string>;
+
+Tokens tokenize(std::string_view text, TokenizerKind kind, bool lowercase) {
+  Tokenizer tokenizer({kind, lowercase});
+  std::vector<std::string_view> views;
+  tokenizer.tokenize(text, views);
+  return Tokens(views.begin(), views.end());
+}
+
+Tokens punct(std::string_view text, bool lowercase = false) { return tokenize(text, TokenizerKind::punct, lowercase); }
+Tokens whitespace(std::string_view text, bool lowercase = false) {
+  return tokenize(text, TokenizerKind::whitespace, lowercase);
+}
+
+TEST(TextTokenizer, SplitsOnEveryUnicodeWhiteSpace) {
+  const char* spaces[] = {"\t",     "\n",     "\v",     "\f",     "\r",     " ",      "\u0085", "\u00A0", "\u1680",
+                          "\u2000", "\u2005", "\u200A", "\u2028", "\u2029", "\u202F", "\u205F", "\u3000"};
+  for (const char* space : spaces) {
+    const std::string text = std::string("a") + space + "b" + space + space + "c";
+    EXPECT_EQ(whitespace(text), (Tokens{"a", "b", "c"})) << "space " << testing::PrintToString(space);
+    EXPECT_EQ(punct(text), (Tokens{"a", "b", "c"})) << "space " << testing::PrintToString(space);
+  }
+}
+
+TEST(TextTokenizer, NonWhiteSpaceControlAndZeroWidthCharactersStayInWords) {
+  // U+200B ZERO WIDTH SPACE and U+001F are not White_Space.
+  EXPECT_EQ(whitespace("a\u200Bb a\x1fz"), (Tokens{"a\u200Bb", "a\x1fz"}));
+}
+
+TEST(TextTokenizer, EmptyAndAllSpaceInputGiveNoTokens) {
+  EXPECT_TRUE(punct("").empty());
+  EXPECT_TRUE(whitespace("").empty());
+  EXPECT_TRUE(punct(" \t\u00A0\u3000 ", true).empty());
+  EXPECT_TRUE(whitespace(" \t\u00A0\u3000 ", true).empty());
+}
+
+TEST(TextTokenizer, ReplacesPreviousTokens) {
+  Tokenizer tokenizer({TokenizerKind::punct, true});
+  std::vector<std::string_view> tokens{"stale"};
+  tokenizer.tokenize("", tokens);
+  EXPECT_TRUE(tokens.empty());
+}
+
+TEST(TextTokenizer, AsciiPunctuationIsOneTokenPerCharacter) {
+  EXPECT_EQ(punct("Hello, world!"), (Tokens{"Hello", ",", "world", "!"}));
+  EXPECT_EQ(punct("don't"), (Tokens{"don", "'", "t"}));
+  EXPECT_EQ(punct("(a)...[b]"), (Tokens{"(", "a", ")", ".", ".", ".", "[", "b", "]"}));
+  EXPECT_EQ(punct("snake_case e-mail a/b #1 50% @x"),
+            (Tokens{"snake", "_", "case", "e", "-", "mail", "a", "/", "b", "#", "1", "50", "%", "@", "x"}));
+}
+
+TEST(TextTokenizer, AsciiPunctuationTableAgreesWithUnicodeCategories) {
+  for (int c = 0x21; c < 0x7F; ++c) {
+    const auto category = utf8proc_category(c);
+    const bool is_punct = category >= UTF8PROC_CATEGORY_PC && category <= UTF8PROC_CATEGORY_PO;
+    const std::string text = std::string("a") + char(c) + "b";
+    const Tokens expected = is_punct ? Tokens{"a", std::string(1, char(c)), "b"} : Tokens{text};
+    EXPECT_EQ(punct(text), expected) << "character " << char(c);
+  }
+}
+
+TEST(TextTokenizer, EveryPunctuationCategoryIsSplit) {
+  // Pc ‿, Pd — and ‐, Ps « (, Pe » ), Pi “ ‘, Pf ” ’, Po ¿ 、 。 · ؟
+  EXPECT_EQ(punct("a\u203Fb"), (Tokens{"a", "\u203F", "b"}));
+  EXPECT_EQ(punct("x—y‐z"), (Tokens{"x", "—", "y", "‐", "z"}));
+  EXPECT_EQ(punct("«Bonjour»"), (Tokens{"«", "Bonjour", "»"}));
+  EXPECT_EQ(punct("“quoted” ‘too’"), (Tokens{"“", "quoted", "”", "‘", "too", "’"}));
+  EXPECT_EQ(punct("¿Qué?"), (Tokens{"¿", "Qué", "?"}));
+  EXPECT_EQ(punct("東京、大阪。"), (Tokens{"東京", "、", "大阪", "。"}));
+  EXPECT_EQ(punct("ما؟"), (Tokens{"ما", "؟"}));
+}
+
+TEST(TextTokenizer, WhitespaceKindKeepsPunctuationInWords) {
+  EXPECT_EQ(whitespace("Hello, world! «Bonjour» ¿Qué?"), (Tokens{"Hello,", "world!", "«Bonjour»", "¿Qué?"}));
+}
+
+TEST(TextTokenizer, SymbolsStayInWords) {
+  EXPECT_EQ(punct("a+b $5 x<y=z> a^b `q` a|b ~x"), (Tokens{"a+b", "$5", "x<y=z>", "a^b", "`q`", "a|b", "~x"}));
+  EXPECT_EQ(punct("€10 £5 ©2024 °C"), (Tokens{"€10", "£5", "©2024", "°C"}));
+  EXPECT_EQ(punct("ok👍 🎉!"), (Tokens{"ok👍", "🎉", "!"}));
+}
+
+TEST(TextTokenizer, DigitsStayTogether) {
+  EXPECT_EQ(punct("3.14 1,000 42 ٤٢"), (Tokens{"3", ".", "14", "1", ",", "000", "42", "٤٢"}));
+}
+
+TEST(TextTokenizer, CombiningMarksStayWithTheirLetter) {
+  // "e" + U+0301 COMBINING ACUTE, Devanagari with vowel signs.
+  EXPECT_EQ(punct("cafe\u0301, nai\u0308ve"), (Tokens{"cafe\u0301", ",", "nai\u0308ve"}));
+  EXPECT_EQ(punct("हिन्दी।"), (Tokens{"हिन्दी", "।"}));
+}
+
+TEST(TextTokenizer, LowercaseIsFullCaseFolding) {
+  EXPECT_EQ(punct("Straße", true), (Tokens{"strasse"}));
+  EXPECT_EQ(punct("ΣΑΣ σας", true), (Tokens{"σασ", "σασ"}));
+  EXPECT_EQ(punct("ǅ ǈ", true), (Tokens{"ǆ", "ǉ"}));
+  EXPECT_EQ(punct("HELLO World ÀÉÎ ĞÜŞ ДОМ", true), (Tokens{"hello", "world", "àéî", "ğüş", "дом"}));
+  EXPECT_EQ(punct("ﬃ ẞ", true), (Tokens{"ffi", "ss"}));
+  EXPECT_EQ(punct("ΐ", true), (Tokens{"\u03B9\u0308\u0301"}));  // one code point folds to three
+}
+
+TEST(TextTokenizer, LowercaseDoesNotNormalize) {
+  // Precomposed é stays precomposed, decomposed e+◌́ stays decomposed.
+  EXPECT_EQ(punct("\u00C9 E\u0301", true), (Tokens{"\u00E9", "e\u0301"}));
+}
+
+TEST(TextTokenizer, LowercaseOffKeepsTheTextAndPointsIntoIt) {
+  const std::string text = "Straße, ΣΑΣ!";
+  Tokenizer tokenizer({TokenizerKind::punct, false});
+  std::vector<std::string_view> tokens;
+  tokenizer.tokenize(text, tokens);
+  ASSERT_EQ(Tokens(tokens.begin(), tokens.end()), (Tokens{"Straße", ",", "ΣΑΣ", "!"}));
+  for (auto token : tokens) {
+    EXPECT_GE(token.data(), text.data());
+    EXPECT_LE(token.data() + token.size(), text.data() + text.size());
+  }
+}
+
+TEST(TextTokenizer, FoldedViewsStayValidWhenTheBufferGrows) {
+  Tokenizer tokenizer({TokenizerKind::punct, true});
+  std::vector<std::string_view> tokens;
+  tokenizer.tokenize("A", tokens);
+  std::string long_text;  // many expanding folds: the buffer grows while folding
+  for (int i = 0; i < 2000; ++i) long_text += "ΐẞ, ";
+  tokenizer.tokenize(long_text, tokens);
+  ASSERT_EQ(tokens.size(), 4000u);
+  for (std::size_t i = 0; i < tokens.size(); i += 2) {
+    EXPECT_EQ(tokens[i], "\u03B9\u0308\u0301ss");
+    EXPECT_EQ(tokens[i + 1], ",");
+  }
+}
+
+TEST(TextTokenizer, BothKindsOnTheSameInput) {
+  const std::string text = "  “Don't panic,” said Zaphod — twice!  Straße+ÆON $3.50 ";
+  EXPECT_EQ(whitespace(text), (Tokens{"“Don't", "panic,”", "said", "Zaphod", "—", "twice!", "Straße+ÆON", "$3.50"}));
+  EXPECT_EQ(whitespace(text, true),
+            (Tokens{"“don't", "panic,”", "said", "zaphod", "—", "twice!", "strasse+æon", "$3.50"}));
+  EXPECT_EQ(punct(text), (Tokens{"“", "Don", "'", "t", "panic", ",", "”", "said", "Zaphod", "—", "twice", "!",
+                                 "Straße+ÆON", "$3", ".", "50"}));
+  EXPECT_EQ(punct(text, true), (Tokens{"“", "don", "'", "t", "panic", ",", "”", "said", "zaphod", "—", "twice", "!",
+                                       "strasse+æon", "$3", ".", "50"}));
+}
+
+TEST(TextTokenizer, BrokenUtf8DoesNotReadPastTheEnd) {
+  // Not a supported input (the caller checks UTF-8), but must stay memory safe.
+  const std::string text = "ab \xC3";
+  EXPECT_EQ(punct(text.substr(0, 4), true).size(), 2u);
+  EXPECT_EQ(punct("\x80x y", true).size(), 2u);
+}
+
+// Throughput on ~50 MB of mixed English text; run with
+// --gtest_also_run_disabled_tests --gtest_filter='*Throughput*'.
+TEST(TextTokenizerBench, DISABLED_Throughput) {
+  const std::vector<std::string> sentences = {
+      "The quick brown fox jumps over the lazy dog, and nobody seems to mind.",
+      "In 2023, the company's revenue grew by 12.5% to $4.2 billion (up from $3.7B).",
+      "“I can't believe it,” she said — and then she laughed.",
+      "Dr. Müller visited São Paulo, Zürich and Reykjavík last week.",
+      "Please e-mail support@example.com or call +1-555-0100 before 5 p.m.",
+      "WHAT a day!!! Honestly... I'm exhausted; let's talk tomorrow?",
+      "The café's crème brûlée was, by all accounts, rather excellent.",
+      "Section 4.2(b) states: \"all parties shall comply\" [see Annex I].",
+      "Straße, naïve, résumé and coöperate are spelled with diacritics.",
+      "He typed a+b=c, then x^2 and ~/bin/run.sh | grep 'error' > log.txt",
+  };
+  std::string corpus;
+  std::uint64_t state = 88172645463325252ull;  // xorshift: vary sentence order
+  while (corpus.size() < 50u * 1000 * 1000) {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    corpus += sentences[state % sentences.size()];
+    corpus += '\n';
+  }
+  std::vector<std::string_view> lines;
+  for (std::size_t start = 0; start < corpus.size();) {
+    const std::size_t end = corpus.find('\n', start);
+    lines.emplace_back(corpus.data() + start, end - start);
+    start = end + 1;
+  }
+  for (auto kind : {TokenizerKind::whitespace, TokenizerKind::punct}) {
+    for (bool lowercase : {false, true}) {
+      Tokenizer tokenizer({kind, lowercase});
+      std::vector<std::string_view> tokens;
+      std::size_t count = 0;
+      const auto start = std::chrono::steady_clock::now();
+      for (auto line : lines) {
+        tokenizer.tokenize(line, tokens);
+        count += tokens.size();
+      }
+      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      std::printf("%-10s lowercase=%d: %zu tokens in %.3f s = %.1f M tokens/s, %.0f MB/s\n",
+                  kind == TokenizerKind::punct ? "punct" : "whitespace", lowercase, count, seconds,
+                  count / seconds / 1e6, corpus.size() / seconds / 1e6);
+    }
+  }
+}
+
+}  // namespace
+}  // namespace tdcone::text
