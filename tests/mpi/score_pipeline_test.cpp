@@ -135,7 +135,7 @@ TEST_F(ScorePipelineTest, PlainTsv) {
 }
 
 TEST_F(ScorePipelineTest, MultiFrameZstd) {
-  // ~5 MB of text: several 1 MiB frames, so ranks split the file.
+  // ~11 MB of text: several 1 MiB frames, so ranks split the file.
   expect_rank_count_invariant({synth("big.tsv.zst", 60000, true)}, tsv_options(), 60000);
 }
 

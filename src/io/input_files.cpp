@@ -1,0 +1,161 @@
+#include "tdcone/io/input_files.hpp"
+
+#include <glob.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "posix_file.hpp"
+#include "tdcone/error.hpp"
+
+namespace tdcone::io {
+
+namespace {
+
+constexpr std::uint32_t kZstdMagic = 0xFD2FB528;          // bytes 28 B5 2F FD
+constexpr std::uint32_t kSkippableMagicMask = 0xFFFFFFF0;  // 0x184D2A50..0x184D2A5F
+constexpr std::uint32_t kSkippableMagic = 0x184D2A50;
+
+std::uint32_t little_endian(const unsigned char* p, int n) {
+  std::uint32_t v = 0;
+  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
+  return v;
+}
+
+bool is_skippable_magic(std::uint32_t magic) { return (magic & kSkippableMagicMask) == kSkippableMagic; }
+bool is_zstd_magic(std::uint32_t magic) { return magic == kZstdMagic || is_skippable_magic(magic); }
+
+std::vector<std::string> expand(const std::string& pattern) {
+  if (pattern.find_first_of("*?[") == std::string::npos) {
+    struct stat st;
+    if (::stat(pattern.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
+      throw UsageError(cat("input file not found: ", pattern));
+    return {pattern};  // other problems are reported by inspect()
+  }
+  glob_t matches{};
+  const int rc = ::glob(pattern.c_str(), 0, nullptr, &matches);
+  std::vector<std::string> paths(matches.gl_pathv, matches.gl_pathv + matches.gl_pathc);
+  ::globfree(&matches);
+  if (rc == GLOB_NOMATCH) throw UsageError(cat("no file matches ", pattern));
+  if (rc != 0) throw UsageError(cat("cannot expand ", pattern, ": read error"));
+  // Byte order, not the locale's collation, so every rank and machine agrees.
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+[[noreturn]] void throw_corrupt(const std::string& path, std::uint64_t offset, const char* what) {
+  throw IoError(cat(path, ": corrupt zstd file at byte ", offset, ": ", what));
+}
+
+// Size of a zstd frame header (RFC 8878 §3.1.1.1) from its descriptor byte.
+std::uint64_t frame_header_size(unsigned char descriptor) {
+  const unsigned fcs_flag = descriptor >> 6;
+  const bool single_segment = descriptor & 0x20;
+  const unsigned dictionary_flag = descriptor & 0x03;
+  static constexpr unsigned kDictionaryIdBytes[] = {0, 1, 2, 4};
+  static constexpr unsigned kContentSizeBytes[] = {0, 2, 4, 8};
+  const unsigned content_size_bytes = fcs_flag == 0 && single_segment ? 1 : kContentSizeBytes[fcs_flag];
+  return 4 + 1 + (single_segment ? 0 : 1) + kDictionaryIdBytes[dictionary_flag] + content_size_bytes;
+}
+
+// Walks the frames and block headers with small preads: the cost is a few
+// bytes per 128 KiB block, never the compressed content.
+std::vector<std::uint64_t> scan_frames(const PosixFile& file, std::uint64_t size) {
+  std::vector<std::uint64_t> offsets;
+  std::uint64_t pos = 0;
+  while (pos < size) {
+    unsigned char head[8];
+    const std::size_t got = file.read_at(head, std::min<std::uint64_t>(sizeof head, size - pos), pos);
+    if (got < 5) throw_corrupt(file.path(), pos, "truncated frame header");
+    const std::uint32_t magic = little_endian(head, 4);
+    if (is_skippable_magic(magic)) {
+      if (got < 8) throw_corrupt(file.path(), pos, "truncated skippable frame");
+      pos += 8 + std::uint64_t{little_endian(head + 4, 4)};
+      if (pos > size) throw_corrupt(file.path(), pos, "truncated skippable frame");
+      continue;
+    }
+    if (magic != kZstdMagic) throw_corrupt(file.path(), pos, "bad frame magic");
+    const unsigned char descriptor = head[4];
+    if (descriptor & 0x08) throw_corrupt(file.path(), pos, "reserved bit set in frame header");
+    offsets.push_back(pos);
+
+    std::uint64_t block = pos + frame_header_size(descriptor);
+    for (bool last = false; !last;) {
+      unsigned char bytes[3];
+      if (block + 3 > size || file.read_at(bytes, 3, block) != 3) throw_corrupt(file.path(), block, "truncated block");
+      const std::uint32_t header = little_endian(bytes, 3);
+      last = header & 1;
+      const unsigned type = (header >> 1) & 3;  // 0 raw, 1 RLE, 2 compressed, 3 reserved
+      const std::uint32_t block_size = header >> 3;
+      if (type == 3) throw_corrupt(file.path(), block, "reserved block type");
+      block += 3 + (type == 1 ? 1 : block_size);  // an RLE block stores its one repeated byte
+    }
+    const bool has_checksum = descriptor & 0x04;
+    pos = block + (has_checksum ? 4 : 0);
+    if (pos > size) throw_corrupt(file.path(), size, "truncated frame");
+  }
+  offsets.push_back(size);
+  return offsets;
+}
+
+InputFile inspect(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) throw UsageError(cat("cannot open input file ", path, ": ", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) throw UsageError(cat("input is not a regular file: ", path));
+  if (::access(path.c_str(), R_OK) != 0) throw UsageError(cat("cannot read input file ", path, ": ", std::strerror(errno)));
+  InputFile input;
+  input.path = path;
+  input.size = static_cast<std::uint64_t>(st.st_size);
+  const PosixFile file(path);
+  unsigned char magic[4];
+  // A file may also start with a skippable frame (pzstd writes one first);
+  // no text file starts with those bytes.
+  if (file.read_at(magic, 4, 0) == 4 && is_zstd_magic(little_endian(magic, 4))) {
+    input.compression = Compression::zstd;
+    input.frame_offsets = scan_frames(file, input.size);
+  }
+  return input;
+}
+
+// floor(total * k / n) without overflow: total = q*n + m, so it is q*k + m*k/n.
+std::uint64_t cut(std::uint64_t total, int k, int n) {
+  const std::uint64_t q = total / n, m = total % n;
+  return q * k + m * k / n;
+}
+
+}  // namespace
+
+std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns) {
+  std::vector<InputFile> files;
+  for (const std::string& pattern : patterns)
+    for (const std::string& path : expand(pattern)) files.push_back(inspect(path));
+  return files;
+}
+
+std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, int n_ranks) {
+  std::uint64_t total = 0;
+  for (const InputFile& f : files) total += f.size;
+  const std::uint64_t lo = cut(total, rank, n_ranks), hi = cut(total, rank + 1, n_ranks);
+
+  std::vector<Segment> segments;
+  std::uint64_t base = 0;  // offset of this file in the concatenation
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const InputFile& f = files[i];
+    const auto local = [&](std::uint64_t global) { return std::clamp(global, base, base + f.size) - base; };
+    Segment s{i, local(lo), local(hi)};
+    if (f.compression == Compression::zstd) {
+      // Frame index range of the frames whose first byte lies in [lo, hi).
+      const auto starts_begin = f.frame_offsets.begin(), starts_end = f.frame_offsets.end() - 1;
+      s.begin = std::lower_bound(starts_begin, starts_end, s.begin) - starts_begin;
+      s.end = std::lower_bound(starts_begin, starts_end, s.end) - starts_begin;
+    }
+    if (s.begin < s.end) segments.push_back(s);
+    base += f.size;
+  }
+  return segments;
+}
+
+}  // namespace tdcone::io

@@ -1,0 +1,269 @@
+#include "tdcone/io/line_reader.hpp"
+
+#include <zstd.h>
+
+#include <algorithm>
+#include <cstring>
+#include <limits>
+#include <new>
+#include <vector>
+
+#include "posix_file.hpp"
+#include "tdcone/error.hpp"
+
+namespace tdcone::io {
+
+namespace {
+
+constexpr std::size_t kReadSize = std::size_t{1} << 20;
+constexpr std::uint64_t kUnknown = std::numeric_limits<std::uint64_t>::max();
+
+// The bytes of a segment and of everything after it, as one stream (the last
+// owned line may run past the segment). Stream positions are file offsets for
+// plain files and decompressed offsets from the segment's first frame for zstd.
+class ByteSource {
+ public:
+  virtual ~ByteSource() = default;
+  /// Writes up to `capacity` bytes to `dst`. May return 0 before the end.
+  virtual std::size_t fill(char* dst, std::size_t capacity) = 0;
+  virtual bool at_end() const = 0;
+  /// Whether the segment's first byte starts a line; if not, that partial
+  /// line belongs to the previous segment.
+  virtual bool starts_line() = 0;
+  /// Stream position where the segment ends, or kUnknown until it is known.
+  virtual std::uint64_t segment_end() const = 0;
+  /// On-disk bytes of the segment read so far.
+  virtual std::uint64_t consumed() const = 0;
+};
+
+class PlainSource final : public ByteSource {
+ public:
+  PlainSource(const InputFile& input, const Segment& segment)
+      : file_(input.path), begin_(segment.begin), end_(segment.end), pos_(segment.begin) {
+    file_.advise_sequential();
+  }
+
+  std::size_t fill(char* dst, std::size_t capacity) override {
+    const std::size_t n = file_.read_at(dst, capacity, pos_);
+    pos_ += n;
+    if (n < capacity) at_end_ = true;
+    return n;
+  }
+  bool at_end() const override { return at_end_; }
+  bool starts_line() override {
+    char before = '\n';
+    if (begin_ > 0) file_.read_at(&before, 1, begin_ - 1);
+    return before == '\n';
+  }
+  std::uint64_t segment_end() const override { return end_; }
+  std::uint64_t consumed() const override { return std::min(pos_, end_) - begin_; }
+
+ private:
+  PosixFile file_;
+  std::uint64_t begin_, end_, pos_;
+  bool at_end_ = false;
+};
+
+// Decompresses frame by frame. Input is read in large chunks, but the decoder
+// is only shown the current frame's bytes, so a frame's end is seen exactly
+// (its end can then be a segment end).
+class ZstdSource final : public ByteSource {
+ public:
+  ZstdSource(const InputFile& input, const Segment& segment)
+      : file_(input.path), offsets_(input.frame_offsets), begin_(segment.begin), end_(segment.end), chunk_(kReadSize) {
+    dctx_ = ZSTD_createDCtx();
+    if (!dctx_) throw std::bad_alloc();
+    file_.advise_sequential();
+    seek_frame(begin_);
+  }
+  ~ZstdSource() override { ZSTD_freeDCtx(dctx_); }
+
+  std::size_t fill(char* dst, std::size_t capacity) override {
+    ZSTD_outBuffer out{dst, capacity, 0};
+    while (out.pos < out.size && !at_end()) {
+      if (in_.pos == in_.size) load_input();
+      const std::size_t in_before = in_.pos, out_before = out.pos;
+      const std::size_t ret = ZSTD_decompressStream(dctx_, &out, &in_);
+      if (ZSTD_isError(ret)) throw IoError(cat(file_.path(), ": corrupt zstd data in frame ", frame_, ": ", ZSTD_getErrorName(ret)));
+      if (ret == 0 && input_offset() == frame_end()) {
+        // Frame done (with any skippable frames after it): stop here so that
+        // the segment end, if it is this frame's end, is exact.
+        if (++frame_ == end_) segment_end_ = produced_ + out.pos;
+        break;
+      }
+      if (in_.pos == in_before && out.pos == out_before)
+        throw IoError(cat(file_.path(), ": corrupt zstd data in frame ", frame_, ": truncated frame"));
+    }
+    produced_ += out.pos;
+    return out.pos;
+  }
+  bool at_end() const override { return frame_ + 1 == offsets_.size(); }
+
+  // The text before frame begin_ ends with the last byte of the nearest
+  // non-empty earlier frame; decoding it costs one extra frame.
+  bool starts_line() override {
+    bool starts = true;
+    std::vector<char> scratch(ZSTD_DStreamOutSize());
+    for (std::uint64_t j = begin_; j-- > 0;) {
+      seek_frame(j);
+      bool any = false;
+      while (frame_ == j) {
+        const std::size_t n = fill(scratch.data(), scratch.size());
+        if (n > 0) {
+          any = true;
+          starts = scratch[n - 1] == '\n';
+        }
+      }
+      if (any) break;
+    }
+    if (frame_ != begin_) seek_frame(begin_);
+    produced_ = 0;
+    return starts;
+  }
+  std::uint64_t segment_end() const override { return segment_end_; }
+  std::uint64_t consumed() const override {
+    return std::clamp(input_offset(), offsets_[begin_], offsets_[end_]) - offsets_[begin_];
+  }
+
+ private:
+  std::uint64_t input_offset() const { return chunk_offset_ + in_.pos; }
+  std::uint64_t frame_end() const { return offsets_[frame_ + 1]; }
+
+  void seek_frame(std::uint64_t frame) {
+    ZSTD_DCtx_reset(dctx_, ZSTD_reset_session_only);
+    frame_ = frame;
+    chunk_offset_ = offsets_[frame];
+    chunk_length_ = 0;
+    in_ = {chunk_.data(), 0, 0};
+    produced_ = 0;
+    segment_end_ = kUnknown;
+  }
+
+  // Shows the decoder the next input bytes of the current frame, reading a
+  // new chunk when the current one is used up. At the frame's end there is
+  // nothing more to show: the decoder only flushes.
+  void load_input() {
+    const std::uint64_t next = input_offset();
+    if (next == frame_end()) return;
+    if (in_.size == chunk_length_) {
+      chunk_offset_ = next;
+      chunk_length_ = file_.read_at(chunk_.data(), chunk_.size(), next);
+      in_.pos = 0;
+    }
+    in_.size = std::min<std::uint64_t>(chunk_length_, frame_end() - chunk_offset_);
+  }
+
+  PosixFile file_;
+  std::vector<std::uint64_t> offsets_;
+  std::uint64_t begin_, end_;
+  ZSTD_DCtx* dctx_ = nullptr;
+  std::vector<char> chunk_;  // compressed bytes [chunk_offset_, chunk_offset_ + chunk_length_)
+  std::uint64_t chunk_offset_ = 0;
+  std::size_t chunk_length_ = 0;
+  ZSTD_inBuffer in_{};
+  std::uint64_t frame_ = 0;     // frame being decoded
+  std::uint64_t produced_ = 0;  // decompressed bytes since frame begin_
+  std::uint64_t segment_end_ = kUnknown;
+};
+
+}  // namespace
+
+struct LineReader::Impl {
+  Impl(const InputFile& file, const Segment& segment, std::uint64_t max_line_bytes)
+      : max_line_bytes(max_line_bytes), buffer(kReadSize) {
+    if (file.compression == Compression::zstd) {
+      source = std::make_unique<ZstdSource>(file, segment);
+      segment_bytes = file.frame_offsets[segment.end] - file.frame_offsets[segment.begin];
+    } else {
+      source = std::make_unique<PlainSource>(file, segment);
+      buffer_start = segment.begin;
+      segment_bytes = segment.end - segment.begin;
+    }
+    if (!source->starts_line()) skip_line();
+  }
+
+  bool next(Line& line) {
+    if (finished) return false;
+    while (head == tail && !source->at_end() && position() < source->segment_end()) refill();
+    if (head == tail || position() >= source->segment_end()) {
+      finished = true;
+      return false;
+    }
+    std::size_t scanned = 0;  // bytes after head known to hold no '\n'
+    for (;;) {
+      if (const void* nl = std::memchr(buffer.data() + head + scanned, '\n', tail - head - scanned)) {
+        const std::size_t stop = static_cast<const char*>(nl) - buffer.data();
+        emit(line, stop, stop + 1);
+        return true;
+      }
+      scanned = tail - head;
+      if (scanned - 1 > max_line_bytes) {  // too long even if it ends in "\r\n": drop, don't buffer
+        skip_line();
+        line = Line{{}, true};
+        return true;
+      }
+      if (source->at_end()) {  // a last line without '\n'
+        emit(line, tail, tail);
+        return true;
+      }
+      refill();
+    }
+  }
+
+  std::uint64_t position() const { return buffer_start + head; }
+
+  void emit(Line& line, std::size_t stop, std::size_t next_head) {
+    const char* text = buffer.data() + head;
+    std::size_t length = stop - head;
+    if (length > 0 && text[length - 1] == '\r') --length;
+    head = next_head;
+    line = length > max_line_bytes ? Line{{}, true} : Line{{text, length}, false};
+  }
+
+  // Discards bytes up to and including the next '\n' (or to the end).
+  void skip_line() {
+    for (;;) {
+      if (const void* nl = std::memchr(buffer.data() + head, '\n', tail - head)) {
+        head = static_cast<const char*>(nl) - buffer.data() + 1;
+        return;
+      }
+      head = tail;
+      if (source->at_end()) return;
+      refill();
+    }
+  }
+
+  // Keeps the unread bytes (a partial line), moves them to the front and
+  // reads more after them; grows only for a line longer than the buffer.
+  void refill() {
+    if (head > 0) {
+      std::memmove(buffer.data(), buffer.data() + head, tail - head);
+      buffer_start += head;
+      tail -= head;
+      head = 0;
+    }
+    if (tail == buffer.size()) buffer.resize(buffer.size() * 2);
+    tail += source->fill(buffer.data() + tail, buffer.size() - tail);
+  }
+
+  std::uint64_t max_line_bytes;
+  std::unique_ptr<ByteSource> source;
+  std::uint64_t segment_bytes = 0;
+  std::vector<char> buffer;
+  std::size_t head = 0, tail = 0;  // unread bytes are buffer[head, tail)
+  std::uint64_t buffer_start = 0;  // stream position of buffer[0]
+  bool finished = false;
+};
+
+LineReader::LineReader(const InputFile& file, const Segment& segment, std::uint64_t max_line_bytes)
+    : impl_(std::make_unique<Impl>(file, segment, max_line_bytes)) {}
+
+LineReader::~LineReader() = default;
+
+bool LineReader::next(Line& line) { return impl_->next(line); }
+
+std::uint64_t LineReader::bytes_consumed() const {
+  return impl_->finished ? impl_->segment_bytes : impl_->source->consumed();
+}
+
+}  // namespace tdcone::io

@@ -1,0 +1,181 @@
+#include "tdcone/io/record.hpp"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "tdcone/error.hpp"
+
+namespace tdcone::io {
+
+namespace {
+
+bool valid_utf8(std::string_view s) { return simdjson::validate_utf8(s.data(), s.size()); }
+
+std::string_view trim_spaces(std::string_view s) {
+  while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
+  while (!s.empty() && s.back() == ' ') s.remove_suffix(1);
+  return s;
+}
+
+// A bad field echoed in a message: at most 40 bytes, not cut inside a UTF-8 character.
+std::string_view excerpt(std::string_view s) {
+  if (s.size() <= 40) return s;
+  std::size_t n = 40;
+  while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
+  return s.substr(0, n);
+}
+
+std::string unparsable_score(std::string_view field) { return cat("unparsable score '", excerpt(field), "'"); }
+
+// The whole field must be one finite number (ASCII spaces around it are fine).
+std::string parse_score(std::string_view field, double& score) {
+  const std::string_view text = trim_spaces(field);
+  const char* end = text.data() + text.size();
+  const auto [stop, ec] = std::from_chars(text.data(), end, score);
+  if (ec != std::errc() || stop != end || !std::isfinite(score)) return unparsable_score(field);
+  return {};
+}
+
+}  // namespace
+
+struct RecordParser::Impl {
+  std::vector<std::string_view> fields;  // TSV columns of the current line
+  simdjson::ondemand::parser json;
+  std::vector<char> padded;  // the current JSON line plus SIMDJSON_PADDING
+  char id_text[24];          // an integer JSON id rendered as text
+};
+
+RecordParser::RecordParser(FieldSpec spec) : spec_(std::move(spec)), impl_(std::make_unique<Impl>()) {
+  if (spec_.format == Format::tsv && (spec_.src_col < 1 || spec_.tgt_col < 1 || spec_.score_col < 0 || spec_.id_col < 0))
+    throw UsageError("column numbers are 1-based");
+}
+
+RecordParser::~RecordParser() = default;
+
+namespace {
+
+std::string parse_tsv(const FieldSpec& spec, std::vector<std::string_view>& fields, std::string_view line, Record& out) {
+  // Split only as far as the last column we need.
+  const int needed = std::max({spec.src_col, spec.tgt_col, spec.score_col, spec.id_col});
+  fields.clear();
+  for (std::size_t start = 0; static_cast<int>(fields.size()) < needed;) {
+    const std::size_t tab = line.find('\t', start);
+    fields.push_back(line.substr(start, tab == std::string_view::npos ? tab : tab - start));
+    if (tab == std::string_view::npos) break;
+    start = tab + 1;
+  }
+  const int have = static_cast<int>(fields.size());
+  int missing = 0;
+  for (int col : {spec.src_col, spec.tgt_col, spec.score_col, spec.id_col})
+    if (col > have && (missing == 0 || col < missing)) missing = col;
+  if (missing > 0) return cat("missing column ", missing);
+
+  out.src = fields[spec.src_col - 1];
+  out.tgt = fields[spec.tgt_col - 1];
+  if (spec.id_col > 0) out.id = fields[spec.id_col - 1];
+  if (!valid_utf8(out.src) || !valid_utf8(out.tgt) || !valid_utf8(out.id)) return "invalid UTF-8";
+  if (spec.score_col > 0) return parse_score(fields[spec.score_col - 1], out.score);
+  return {};
+}
+
+using simdjson::ondemand::json_type;
+
+std::string json_string(simdjson::ondemand::value& value, const std::string& name, std::string_view& out) {
+  const auto error = value.get_string().get(out);
+  if (error == simdjson::INCORRECT_TYPE) return cat("field '", name, "' is not a string");
+  if (error) return "invalid JSON";
+  return {};
+}
+
+std::string json_score(simdjson::ondemand::value& value, const std::string& name, double& score) {
+  json_type type;
+  if (value.type().get(type)) return "invalid JSON";
+  if (type == json_type::string) {
+    std::string_view text;
+    if (value.get_string().get(text)) return "invalid JSON";
+    return parse_score(text, score);
+  }
+  if (type != json_type::number) return cat("field '", name, "' is not a number");
+  if (value.get_double().get(score) || !std::isfinite(score)) {
+    return unparsable_score(trim_spaces(value.raw_json_token()));
+  }
+  return {};
+}
+
+// A string id as is, an integer id rendered into `text`.
+std::string json_id(simdjson::ondemand::value& value, const std::string& name, char (&text)[24], std::string_view& id) {
+  json_type type;
+  if (value.type().get(type)) return "invalid JSON";
+  if (type == json_type::string) return json_string(value, name, id);
+  std::int64_t signed_id;
+  std::uint64_t unsigned_id;
+  std::to_chars_result written;
+  if (type == json_type::number && !value.get_int64().get(signed_id))
+    written = std::to_chars(std::begin(text), std::end(text), signed_id);
+  else if (type == json_type::number && !value.get_uint64().get(unsigned_id))
+    written = std::to_chars(std::begin(text), std::end(text), unsigned_id);
+  else
+    return cat("field '", name, "' is not a string or an integer");
+  id = std::string_view(text, written.ptr - text);
+  return {};
+}
+
+}  // namespace
+
+std::string RecordParser::parse(std::string_view line, Record& out) {
+  out = Record{};
+  if (spec_.format == Format::tsv) return parse_tsv(spec_, impl_->fields, line, out);
+
+  // simdjson reads up to SIMDJSON_PADDING bytes past the text; the line's own
+  // buffer gives no such guarantee, so copy it into ours.
+  std::vector<char>& padded = impl_->padded;
+  if (padded.size() < line.size() + simdjson::SIMDJSON_PADDING) padded.resize(line.size() + simdjson::SIMDJSON_PADDING);
+  std::memcpy(padded.data(), line.data(), line.size());
+
+  // Strings unescaped by simdjson live in the parser's buffer until the next
+  // iterate(), i.e. until the next parse(): out's views stay valid that long.
+  simdjson::ondemand::document doc;
+  const auto error = impl_->json.iterate(simdjson::padded_string_view(padded.data(), line.size(), padded.size())).get(doc);
+  if (error == simdjson::UTF8_ERROR) return "invalid UTF-8";
+  if (error) return "invalid JSON";
+  simdjson::ondemand::object object;
+  if (const auto not_object = doc.get_object().get(object))
+    return not_object == simdjson::INCORRECT_TYPE ? "not a JSON object" : "invalid JSON";
+
+  bool have_src = false, have_tgt = false, have_score = false, have_id = false;
+  for (auto maybe_field : object) {
+    simdjson::ondemand::field field;
+    std::string_view key;
+    if (std::move(maybe_field).get(field) || field.unescaped_key().get(key)) return "invalid JSON";
+    std::string reason;
+    if (key == spec_.src_field) {
+      reason = json_string(field.value(), spec_.src_field, out.src);
+      have_src = true;
+    } else if (key == spec_.tgt_field) {
+      reason = json_string(field.value(), spec_.tgt_field, out.tgt);
+      have_tgt = true;
+    } else if (spec_.has_score() && key == spec_.score_field) {
+      reason = json_score(field.value(), spec_.score_field, out.score);
+      have_score = true;
+    } else if (spec_.has_id() && key == spec_.id_field) {
+      reason = json_id(field.value(), spec_.id_field, impl_->id_text, out.id);
+      have_id = true;
+    }
+    if (!reason.empty()) return reason;
+  }
+  // On-demand parsing stops at the object's end; anything after it is an error.
+  if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) return "invalid JSON";
+
+  if (!have_src) return cat("missing field '", spec_.src_field, "'");
+  if (!have_tgt) return cat("missing field '", spec_.tgt_field, "'");
+  if (spec_.has_score() && !have_score) return cat("missing field '", spec_.score_field, "'");
+  if (spec_.has_id() && !have_id) return cat("missing field '", spec_.id_field, "'");
+  return {};
+}
+
+}  // namespace tdcone::io

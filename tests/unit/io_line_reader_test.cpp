@@ -1,0 +1,271 @@
+// LineReader: every line of a file is read by exactly one segment, whatever
+// the cut (plain bytes or zstd frames) and the number of ranks.
+#include "tdcone/io/line_reader.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+#include <zstd.h>
+
+#include <atomic>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "tdcone/error.hpp"
+#include "tdcone/io/input_files.hpp"
+
+namespace tdcone::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+class TempDir {
+ public:
+  TempDir() {
+    static std::atomic<int> counter{0};
+    path_ = fs::temp_directory_path() / ("tdcone_io_line_reader_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string write(const std::string& name, const std::string& bytes) const {
+    const std::string file = (path_ / name).string();
+    std::ofstream(file, std::ios::binary) << bytes;
+    return file;
+  }
+
+ private:
+  fs::path path_;
+};
+
+std::string zstd_frame(std::string_view chunk, bool checksum = false) {
+  ZSTD_CCtx* cctx = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, checksum ? 1 : 0);
+  std::string out(ZSTD_compressBound(chunk.size()), '\0');
+  const std::size_t n = ZSTD_compress2(cctx, out.data(), out.size(), chunk.data(), chunk.size());
+  ZSTD_freeCCtx(cctx);
+  EXPECT_FALSE(ZSTD_isError(n));
+  out.resize(n);
+  return out;
+}
+
+std::string skippable_frame(std::string_view payload) {
+  std::string out = "\x53\x2A\x4D\x18";
+  for (int i = 0; i < 4; ++i) out += static_cast<char>((payload.size() >> (8 * i)) & 0xFF);
+  return out + std::string(payload);
+}
+
+// The lines a reader must return: split on '\n', a trailing '\r' stripped,
+// a last line without '\n' counted, lines over max_line_bytes flagged.
+std::vector<std::string> expected_lines(std::string_view text, std::uint64_t max_line_bytes = 1 << 20) {
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start < text.size();) {
+    const std::size_t nl = text.find('\n', start);
+    std::string_view line = text.substr(start, nl == std::string_view::npos ? nl : nl - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line.size() > max_line_bytes ? "<too long>" : std::string(line));
+    if (nl == std::string_view::npos) break;
+    start = nl + 1;
+  }
+  return lines;
+}
+
+// All lines of all files, read rank by rank as n_ranks would read them.
+std::vector<std::string> read_over_ranks(const std::vector<InputFile>& files, int n_ranks,
+                                         std::uint64_t max_line_bytes = 1 << 20) {
+  std::vector<std::string> lines;
+  for (int rank = 0; rank < n_ranks; ++rank)
+    for (const Segment& segment : plan_share(files, rank, n_ranks)) {
+      LineReader reader(files[segment.file], segment, max_line_bytes);
+      Line line;
+      while (reader.next(line)) {
+        EXPECT_TRUE(!line.too_long || line.text.empty());
+        lines.push_back(line.too_long ? "<too long>" : std::string(line.text));
+      }
+    }
+  return lines;
+}
+
+// Random lines: blank ones, short and long ones, some CRLF.
+std::string random_text(std::mt19937& rng, std::size_t approx_bytes, std::size_t max_line = 300) {
+  std::string text;
+  std::uniform_int_distribution<int> kind(0, 9), letter('a', 'z');
+  while (text.size() < approx_bytes) {
+    const int k = kind(rng);
+    const std::size_t length = k == 0 ? 0 : k < 7 ? rng() % 20 : rng() % max_line;
+    for (std::size_t i = 0; i < length; ++i) text += static_cast<char>(i % 7 == 6 ? ' ' : letter(rng));
+    text += k == 9 ? "\r\n" : "\n";
+  }
+  return text;
+}
+
+// Frames cut at random points, right after and right before some '\n', with
+// empty frames and skippable frames in between.
+std::string random_frames(std::mt19937& rng, const std::string& text, std::size_t mean_frame) {
+  std::string out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t stop = std::min(text.size(), start + rng() % (2 * mean_frame));
+    const std::size_t nl = text.find('\n', stop);
+    const int how = rng() % 4;
+    if (how == 1 && nl != std::string::npos) stop = nl + 1;  // the frame ends with '\n'
+    if (how == 2 && nl != std::string::npos) stop = nl;      // the next frame starts with '\n'
+    out += zstd_frame(std::string_view(text).substr(start, stop - start), rng() % 2);
+    if (rng() % 5 == 0) out += zstd_frame("");
+    if (rng() % 5 == 0) out += skippable_frame("skip me");
+    start = stop;
+  }
+  return out;
+}
+
+TEST(IoLineReaderTest, PlainFileSplitIntoRanksReadsEveryLineOnce) {
+  TempDir dir;
+  std::mt19937 rng(7);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::string text = random_text(rng, 1 + rng() % 3000);
+    if (trial % 2) text.pop_back();  // no final '\n'
+    const auto files = resolve_inputs({dir.write("plain.txt", text)});
+    for (int n_ranks = 1; n_ranks <= 5; ++n_ranks)
+      ASSERT_EQ(read_over_ranks(files, n_ranks), expected_lines(text)) << "trial " << trial << ", " << n_ranks << " ranks";
+    ASSERT_EQ(read_over_ranks(files, 37), expected_lines(text)) << "trial " << trial;
+  }
+}
+
+TEST(IoLineReaderTest, ZstdFramesSplitIntoRanksReadEveryLineOnce) {
+  TempDir dir;
+  std::mt19937 rng(11);
+  for (int trial = 0; trial < 20; ++trial) {
+    std::string text = random_text(rng, 1 + rng() % 5000);
+    if (trial % 2) text.pop_back();
+    const auto files = resolve_inputs({dir.write("text.bin", random_frames(rng, text, 1 + trial * 20))});
+    ASSERT_EQ(files[0].compression, Compression::zstd);
+    for (int n_ranks = 1; n_ranks <= 5; ++n_ranks)
+      ASSERT_EQ(read_over_ranks(files, n_ranks), expected_lines(text)) << "trial " << trial << ", " << n_ranks << " ranks";
+    ASSERT_EQ(read_over_ranks(files, 64), expected_lines(text)) << "trial " << trial;
+  }
+}
+
+TEST(IoLineReaderTest, LinesRunAcrossFramesAndEmptyFrames) {
+  // With many ranks every frame is its own segment: a segment whose previous
+  // frame is empty must look further back to see that it starts mid-line.
+  TempDir dir;
+  const std::string packed = skippable_frame("lead") + zstd_frame("first li") + zstd_frame("") + zstd_frame("") +
+                             zstd_frame("ne\nsec") + zstd_frame("ond\n") + zstd_frame("") + zstd_frame("third") +
+                             zstd_frame("\n") + zstd_frame("\nlast");
+  const auto files = resolve_inputs({dir.write("frames", packed)});
+  ASSERT_EQ(files[0].frame_offsets.size(), 10u);
+  const std::vector<std::string> expected = {"first line", "second", "third", "", "last"};
+  for (int n_ranks : {1, 2, 3, 4, 5, 9, 50}) EXPECT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks";
+}
+
+TEST(IoLineReaderTest, LargeMixedFilesCrossReadBuffers) {
+  // Several MiB with lines up to 200 KB: lines and frames straddle the 1 MiB reads.
+  TempDir dir;
+  std::mt19937 rng(3);
+  const std::string plain = random_text(rng, 3 << 20, 200000);
+  const std::string packed = random_text(rng, 3 << 20, 200000);
+  const auto files = resolve_inputs({dir.write("a.txt", plain), dir.write("b.zst", random_frames(rng, packed, 700000)),
+                                     dir.write("c.txt", "")});
+  std::vector<std::string> expected = expected_lines(plain);
+  for (const std::string& line : expected_lines(packed)) expected.push_back(line);
+  for (int n_ranks = 1; n_ranks <= 5; ++n_ranks) ASSERT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks";
+}
+
+TEST(IoLineReaderTest, LineLongerThanReadBufferIsReturnedWhole) {
+  TempDir dir;
+  const std::string long_line(5 << 20, 'x');
+  const std::string text = "a\n" + long_line + "\nb\n";
+  const auto plain = resolve_inputs({dir.write("p", text)});
+  const auto packed = resolve_inputs({dir.write("z", zstd_frame(text))});
+  const std::vector<std::string> expected = {"a", long_line, "b"};
+  EXPECT_EQ(read_over_ranks(plain, 1, 8 << 20), expected);
+  EXPECT_EQ(read_over_ranks(plain, 3, 8 << 20), expected);
+  EXPECT_EQ(read_over_ranks(packed, 1, 8 << 20), expected);
+}
+
+TEST(IoLineReaderTest, CrlfIsStrippedAndBlankLinesAreKept) {
+  TempDir dir;
+  const std::string text = "one\r\n\r\n\ntwo\r\nthree\r";
+  const std::vector<std::string> expected = {"one", "", "", "two", "three"};
+  EXPECT_EQ(read_over_ranks(resolve_inputs({dir.write("p", text)}), 1), expected);
+  EXPECT_EQ(read_over_ranks(resolve_inputs({dir.write("z", zstd_frame(text))}), 1), expected);
+}
+
+TEST(IoLineReaderTest, LastLineWithoutNewlineCounts) {
+  TempDir dir;
+  EXPECT_EQ(read_over_ranks(resolve_inputs({dir.write("p", "a\nb")}), 1), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(read_over_ranks(resolve_inputs({dir.write("q", "a\nb\n")}), 1), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(read_over_ranks(resolve_inputs({dir.write("r", "\n")}), 1), (std::vector<std::string>{""}));
+}
+
+TEST(IoLineReaderTest, EmptyFileHasNoLines) {
+  TempDir dir;
+  const auto files = resolve_inputs({dir.write("empty", ""), dir.write("empty.zst", zstd_frame(""))});
+  for (int n_ranks = 1; n_ranks <= 3; ++n_ranks) EXPECT_TRUE(read_over_ranks(files, n_ranks).empty());
+}
+
+TEST(IoLineReaderTest, TooLongLinesAreFlaggedAndSkipped) {
+  TempDir dir;
+  const std::string long_line(3000, 'y');
+  const std::string text = "0123456789\n01234567890\n0123456789\r\n" + long_line + "\r\nok\n" + long_line;
+  const std::vector<std::string> expected = {"0123456789", "<too long>", "0123456789", "<too long>", "ok", "<too long>"};
+  ASSERT_EQ(expected_lines(text, 10), expected);
+  const auto plain = resolve_inputs({dir.write("p", text)});
+  const auto packed = resolve_inputs({dir.write("z", zstd_frame(text.substr(0, 40)) + zstd_frame(text.substr(40)))});
+  for (int n_ranks = 1; n_ranks <= 5; ++n_ranks) {
+    EXPECT_EQ(read_over_ranks(plain, n_ranks, 10), expected);
+    EXPECT_EQ(read_over_ranks(packed, n_ranks, 10), expected);
+  }
+}
+
+TEST(IoLineReaderTest, BytesConsumedReachesTheSegmentSize) {
+  TempDir dir;
+  std::mt19937 rng(5);
+  const std::string text = random_text(rng, 50000);
+  for (const auto& files : {resolve_inputs({dir.write("p", text)}), resolve_inputs({dir.write("z", random_frames(rng, text, 3000))})})
+    for (int n_ranks = 1; n_ranks <= 3; ++n_ranks) {
+      std::uint64_t total = 0;
+      for (int rank = 0; rank < n_ranks; ++rank)
+        for (const Segment& segment : plan_share(files, rank, n_ranks)) {
+          LineReader reader(files[segment.file], segment, 1 << 20);
+          Line line;
+          std::uint64_t last = 0;
+          while (reader.next(line)) {
+            EXPECT_GE(reader.bytes_consumed(), last);
+            last = reader.bytes_consumed();
+          }
+          total += reader.bytes_consumed();
+        }
+      EXPECT_EQ(total, files[0].size);
+    }
+}
+
+TEST(IoLineReaderTest, CorruptZstdIsIoErrorNamingTheFile) {
+  TempDir dir;
+  std::mt19937 rng(9);
+  // One block (< 128 KiB of text): damage its content, not the frame structure.
+  std::string packed = zstd_frame(random_text(rng, 100000), true);
+  for (std::size_t i = packed.size() / 3; i < packed.size() / 2; i += 7) packed[i] ^= 0x5A;
+  const std::string path = dir.write("corrupt.zst", packed);
+  const auto files = resolve_inputs({path});  // the frame structure is intact
+  try {
+    read_over_ranks(files, 1);
+    FAIL() << "no error";
+  } catch (const IoError& e) {
+    EXPECT_NE(std::string(e.what()).find(path + ": corrupt zstd data"), std::string::npos) << e.what();
+  }
+}
+
+TEST(IoLineReaderTest, FileTruncatedAfterResolvingIsIoError) {
+  TempDir dir;
+  std::mt19937 rng(13);
+  const std::string packed = zstd_frame(random_text(rng, 100000));
+  const std::string path = dir.write("t.zst", packed);
+  const auto files = resolve_inputs({path});
+  dir.write("t.zst", packed.substr(0, packed.size() / 2));
+  EXPECT_THROW(read_over_ranks(files, 1), IoError);
+}
+
+}  // namespace
+}  // namespace tdcone::io

@@ -1,0 +1,146 @@
+// RecordParser: TSV and JSONL lines into pair records, with the reason for
+// every kind of bad line.
+#include "tdcone/io/record.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace tdcone::io {
+namespace {
+
+FieldSpec tsv(int src_col = 1, int tgt_col = 2, int score_col = 0, int id_col = 0) {
+  FieldSpec spec;
+  spec.src_col = src_col;
+  spec.tgt_col = tgt_col;
+  spec.score_col = score_col;
+  spec.id_col = id_col;
+  return spec;
+}
+
+FieldSpec jsonl(std::string score_field = "", std::string id_field = "") {
+  FieldSpec spec;
+  spec.format = Format::jsonl;
+  spec.score_field = std::move(score_field);
+  spec.id_field = std::move(id_field);
+  return spec;
+}
+
+TEST(IoRecordTest, TsvTakesTheConfiguredColumns) {
+  RecordParser parser(tsv(3, 1, 2, 4));
+  Record r;
+  ASSERT_EQ(parser.parse("target side\t0.75\tsource side\tid-7\textra\tcolumns", r), "");
+  EXPECT_EQ(r.src, "source side");
+  EXPECT_EQ(r.tgt, "target side");
+  EXPECT_EQ(r.score, 0.75);
+  EXPECT_EQ(r.id, "id-7");
+}
+
+TEST(IoRecordTest, TsvEmptySidesAreValid) {
+  RecordParser parser(tsv());
+  Record r;
+  ASSERT_EQ(parser.parse("\t", r), "");
+  EXPECT_EQ(r.src, "");
+  EXPECT_EQ(r.tgt, "");
+  ASSERT_EQ(parser.parse("only src\t", r), "");
+  EXPECT_EQ(r.src, "only src");
+  EXPECT_EQ(r.tgt, "");
+  EXPECT_EQ(r.id, "");
+}
+
+TEST(IoRecordTest, TsvMissingColumn) {
+  Record r;
+  EXPECT_EQ(RecordParser(tsv()).parse("no tab here", r), "missing column 2");
+  EXPECT_EQ(RecordParser(tsv()).parse("", r), "missing column 2");
+  EXPECT_EQ(RecordParser(tsv(1, 2, 5, 3)).parse("a\tb", r), "missing column 3");
+  EXPECT_EQ(RecordParser(tsv(1, 2, 5, 3)).parse("a\tb\tc\td", r), "missing column 5");
+}
+
+TEST(IoRecordTest, TsvInvalidUtf8) {
+  RecordParser parser(tsv(1, 2, 0, 3));
+  Record r;
+  EXPECT_EQ(parser.parse("caf\xc3\xa9\t\xe2\x82\xac\tid", r), "");
+  EXPECT_EQ(parser.parse("bad \xff byte\tok\tid", r), "invalid UTF-8");
+  EXPECT_EQ(parser.parse("ok\ttruncated \xe2\x82\tid", r), "invalid UTF-8");
+  EXPECT_EQ(parser.parse("ok\tok\t\xc0\xaf", r), "invalid UTF-8");
+  EXPECT_EQ(parser.parse("ok\tok\tid\tother column \xff is not checked", r), "");
+}
+
+TEST(IoRecordTest, TsvScore) {
+  RecordParser parser(tsv(1, 2, 3));
+  Record r;
+  ASSERT_EQ(parser.parse("a\tb\t-1.5e-3", r), "");
+  EXPECT_DOUBLE_EQ(r.score, -1.5e-3);
+  ASSERT_EQ(parser.parse("a\tb\t 42 ", r), "");
+  EXPECT_EQ(r.score, 42.0);
+  EXPECT_EQ(parser.parse("a\tb\tabc", r), "unparsable score 'abc'");
+  EXPECT_EQ(parser.parse("a\tb\t0.5x", r), "unparsable score '0.5x'");
+  EXPECT_EQ(parser.parse("a\tb\t", r), "unparsable score ''");
+  EXPECT_EQ(parser.parse("a\tb\tnan", r), "unparsable score 'nan'");
+  EXPECT_EQ(parser.parse("a\tb\tinf", r), "unparsable score 'inf'");
+  EXPECT_EQ(parser.parse("a\tb\t1e999", r), "unparsable score '1e999'");
+  EXPECT_EQ(parser.parse("a\tb\t" + std::string(100, '7') + "z", r), "unparsable score '" + std::string(40, '7') + "'");
+}
+
+TEST(IoRecordTest, JsonlValidLine) {
+  RecordParser parser(jsonl("score", "id"));
+  Record r;
+  ASSERT_EQ(parser.parse(R"({"id": "p1", "src": "a \"quoted\" word", "extra": [1, {"x": 2}], "tgt": "caf\u00e9 \ud83d\ude00", "score": 0.25})", r), "");
+  EXPECT_EQ(r.src, "a \"quoted\" word");
+  EXPECT_EQ(r.tgt, "caf\xc3\xa9 \xf0\x9f\x98\x80");
+  EXPECT_EQ(r.score, 0.25);
+  EXPECT_EQ(r.id, "p1");
+}
+
+TEST(IoRecordTest, JsonlViewsStayValidUntilTheNextParse) {
+  RecordParser parser(jsonl("", "id"));
+  Record r;
+  std::string line = R"({"src": "escaped\ttab", "tgt": "plain", "id": 12})";
+  ASSERT_EQ(parser.parse(line, r), "");
+  line.assign(line.size(), '#');  // the parser must not point into the caller's line
+  EXPECT_EQ(r.src, "escaped\ttab");
+  EXPECT_EQ(r.tgt, "plain");
+  EXPECT_EQ(r.id, "12");
+}
+
+TEST(IoRecordTest, JsonlScoreAndIdForms) {
+  RecordParser parser(jsonl("s", "id"));
+  Record r;
+  ASSERT_EQ(parser.parse(R"({"src": "", "tgt": "", "s": "0.5", "id": -3})", r), "");
+  EXPECT_EQ(r.src, "");
+  EXPECT_EQ(r.tgt, "");
+  EXPECT_EQ(r.score, 0.5);
+  EXPECT_EQ(r.id, "-3");
+  ASSERT_EQ(parser.parse(R"({"src": "a", "tgt": "b", "s": 1, "id": 18446744073709551615})", r), "");
+  EXPECT_EQ(r.score, 1.0);
+  EXPECT_EQ(r.id, "18446744073709551615");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b", "s": "high", "id": 1})", r), "unparsable score 'high'");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b", "s": true, "id": 1})", r), "field 's' is not a number");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b", "s": 1, "id": 1.5})", r), "field 'id' is not a string or an integer");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b", "s": 1})", r), "missing field 'id'");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b", "id": 1})", r), "missing field 's'");
+}
+
+TEST(IoRecordTest, JsonlBadLines) {
+  RecordParser parser(jsonl());
+  Record r;
+  EXPECT_EQ(parser.parse(R"({"src": "a"})", r), "missing field 'tgt'");
+  EXPECT_EQ(parser.parse(R"({"tgt": "a"})", r), "missing field 'src'");
+  EXPECT_EQ(parser.parse(R"({"src": 5, "tgt": "a"})", r), "field 'src' is not a string");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": null})", r), "field 'tgt' is not a string");
+  EXPECT_EQ(parser.parse(R"(["src", "tgt"])", r), "not a JSON object");
+  EXPECT_EQ(parser.parse(R"("just a string")", r), "not a JSON object");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b")", r), "invalid JSON");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b"} trailing)", r), "invalid JSON");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b"}{})", r), "invalid JSON");
+  EXPECT_EQ(parser.parse(R"({src: "a"})", r), "invalid JSON");
+  EXPECT_EQ(parser.parse("", r), "invalid JSON");
+  EXPECT_EQ(parser.parse("{\"src\": \"\xff\", \"tgt\": \"b\"}", r), "invalid UTF-8");
+  // The parser recovers: a good line after bad ones.
+  ASSERT_EQ(parser.parse(R"({"tgt": "y", "src": "x"})", r), "");
+  EXPECT_EQ(r.src, "x");
+  EXPECT_EQ(r.tgt, "y");
+}
+
+}  // namespace
+}  // namespace tdcone::io
