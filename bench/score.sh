@@ -35,8 +35,8 @@ run() {  # ranks -> "seconds rss_mb_rank0,rss_mb_rank1,..."
 
 read -r s1 m1 < <(run 1)
 read -r s2 m2 < <(run 2)
-tdcone_value=$(python3 -c "import h5py; print(h5py.File('$work/out-2.h5','r')['corpus'].attrs['tdcone'])")
-python3 - <<PY
+tdcone_value=$(/usr/bin/python3 -c "import h5py; print(h5py.File('$work/out-2.h5','r')['corpus'].attrs['tdcone'])")
+/usr/bin/python3 - <<PY
 import json
 s1, s2 = float("$s1"), float("$s2")
 print(json.dumps({

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
-#include <span>
 
 #include "tdcone/error.hpp"
 #include "tdcone/io/input_files.hpp"
@@ -12,14 +11,6 @@
 namespace tdcone::align {
 
 namespace {
-
-void normalize(std::span<float> v) {
-  double norm = 0.0;
-  for (float x : v) norm += double(x) * x;
-  norm = std::sqrt(norm);
-  if (norm > 0.0)
-    for (float& x : v) x = static_cast<float>(x / norm);
-}
 
 bool parse_float(std::string_view text, float& out) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
@@ -81,13 +72,15 @@ void EmbeddingTable::set(text::WordId word, std::vector<float> values) {
   if (values.size() != dimension_) throw UsageError("embedding dimension mismatch");
   if (row_of_.size() <= word) row_of_.resize(word + 1, -1);
   if (row_of_[word] < 0) {
-    row_of_[word] = static_cast<std::int64_t>(values_.size() / dimension_);
+    row_of_[word] = static_cast<std::int64_t>(norms_.size());
     values_.resize(values_.size() + dimension_);
+    norms_.push_back(0.0);
     ++found_;
   }
-  float* row = values_.data() + row_of_[word] * dimension_;
-  std::copy(values.begin(), values.end(), row);
-  normalize({row, dimension_});
+  std::copy(values.begin(), values.end(), values_.begin() + row_of_[word] * dimension_);
+  double norm = 0.0;
+  for (float x : values) norm += double(x) * x;
+  norms_[row_of_[word]] = std::sqrt(norm);
 }
 
 const float* EmbeddingTable::vector(text::WordId word) const {
@@ -100,7 +93,8 @@ double EmbeddingTable::similarity(text::WordId a, text::WordId b) const {
   const float* v = vector(b);
   double dot = 0.0;
   for (std::size_t k = 0; k < dimension_; ++k) dot += double(u[k]) * v[k];
-  return std::max(dot, 1e-6);
+  const double norms = norms_[row_of_[a]] * norms_[row_of_[b]];
+  return std::max(norms > 0.0 ? dot / norms : 0.0, 1e-6);
 }
 
 }  // namespace tdcone::align

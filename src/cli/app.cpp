@@ -60,6 +60,15 @@ void parse(CLI::App& app, std::vector<std::string> args) {
   app.parse(args);
 }
 
+// The value of --config in `args` (CLI11 validates it later), or "".
+std::string config_path(const std::vector<std::string>& args) {
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--config" && i + 1 < args.size()) return args[i + 1];
+    if (args[i].starts_with("--config=")) return args[i].substr(9);
+  }
+  return "";
+}
+
 }  // namespace
 
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
@@ -67,33 +76,34 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   std::ostringstream silent;
   std::ostream& out = comm.rank() == 0 ? std::cout : silent;
   std::ostream& err = comm.rank() == 0 ? std::cerr : silent;
-  // Pass 0 finds --config; pass 1 re-parses with the config's keys inserted
-  // before the command line's own options, so the command line wins.
-  for (int pass = 0;; ++pass) {
-    Commands c;
-    CLI::App app{kDescription, "tdcone"};
-    build(app, c);
-    try {
-      parse(app, args);
-    } catch (const CLI::ParseError& e) {
-      return app.exit(e, out, err);
-    }
-    CLI::App* command = app.get_subcommands().front();
-    if (pass == 0 && !c.config.empty()) {
+  Commands c;
+  CLI::App app{kDescription, "tdcone"};
+  build(app, c);
+
+  // A config's keys go right after the command name, before the command
+  // line's own options, which therefore win.
+  const std::string config = config_path(args);
+  if (!config.empty() && !args.empty()) {
+    const auto commands = app.get_subcommands([&](const CLI::App* a) { return a->get_name() == args[0]; });
+    if (!commands.empty()) {
       try {
-        const auto extra = config_arguments(c.config, *command);
-        const auto at = std::find(args.begin(), args.end(), command->get_name());
-        args.insert(at + 1, extra.begin(), extra.end());
+        const auto extra = config_arguments(config, *commands.front(), args);
+        args.insert(args.begin() + 1, extra.begin(), extra.end());
       } catch (const UsageError& e) {
         err << "tdcone: error: " << e.what() << "\n";
         return 2;
       }
-      continue;
     }
-    if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
-    if (command == c.export_cmd) return run_export(comm, c.export_options);
-    return run_synth(comm, c.synth);
   }
+  try {
+    parse(app, args);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e, out, err) == 0 ? 0 : 2;  // --help/--version, or a usage error
+  }
+  CLI::App* command = app.get_subcommands().front();
+  if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
+  if (command == c.export_cmd) return run_export(comm, c.export_options);
+  return run_synth(comm, c.synth);
 }
 
 }  // namespace tdcone::cli

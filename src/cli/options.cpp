@@ -51,7 +51,16 @@ std::string scalar_text(const toml::node& node, const std::string& path, const s
 
 }  // namespace
 
-std::vector<std::string> config_arguments(const std::string& path, const CLI::App& command) {
+namespace {
+bool given(const std::vector<std::string>& args, const std::string& key) {
+  for (const auto& a : args)
+    if (a == "--" + key || a == "--no-" + key || a.starts_with("--" + key + "=")) return true;
+  return false;
+}
+}  // namespace
+
+std::vector<std::string> config_arguments(const std::string& path, const CLI::App& command,
+                                          const std::vector<std::string>& command_line) {
   toml::table table;
   try {
     table = toml::parse_file(path);
@@ -66,7 +75,7 @@ std::vector<std::string> config_arguments(const std::string& path, const CLI::Ap
     const CLI::Option* option = command.get_option_no_throw("--" + key);
     if (option == nullptr || key == "config" || key == "help")
       throw UsageError(cat("config ", path, ": unknown key '", key, "' for tdcone ", command.get_name()));
-    if (option->count() > 0) continue;  // given on the command line
+    if (given(command_line, key)) continue;
     if (const auto* array = node.as_array()) {
       for (const auto& element : *array) arguments.push_back("--" + key + "=" + scalar_text(element, path, key));
     } else if (node.is_boolean()) {

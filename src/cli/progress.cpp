@@ -25,8 +25,8 @@ void Progress::update(std::uint64_t done, double fraction) {
 }
 
 void Progress::finish(std::uint64_t done) {
-  if (!enabled_) return;
   const double elapsed = elapsed_seconds();
+  if (!enabled_ || elapsed < 1.0) return;  // short phases need no log line
   std::fprintf(stderr, "[%s] done: %s %s in %.2fs (%s %s/s)\n", phase_.c_str(), human_count(done).c_str(),
                unit_.c_str(), elapsed, human_count(elapsed > 0 ? done / elapsed : 0.0).c_str(), unit_.c_str());
 }

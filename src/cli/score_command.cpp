@@ -18,7 +18,7 @@ namespace {
 
 text::TokenizedShare read_corpus(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
                                  const CorpusOptions& corpus) {
-  Progress progress(comm.rank() == 0, "read", "lines (rank 0)");
+  Progress progress(comm.rank() == 0, "read", "lines on rank 0");
   text::TokenizedShare share;
   mpi::collective_step(comm, [&] {
     share = text::read_share(comm, files, corpus.read_options(),

@@ -25,7 +25,7 @@ for n in 1 3; do
   grep -q "bad.tsv:4: unparsable score" skip$n.err || fail "line 4 not reported"
   grep -q "bad.tsv:5: line longer than --max-line-bytes" skip$n.err || fail "line 5 not reported"
 done
-python3 - <<'PY'
+"$PY" - <<'PY'
 import h5py
 with h5py.File("skip3.h5", "r") as f:
     assert (f.attrs["n_lines"], f.attrs["n_scored"], f.attrs["n_flagged"]) == (6, 2, 4)
@@ -46,7 +46,7 @@ expect_failure 2 "embeddings.txt" -- run_mpi 2 score --input bad.tsv --align sta
 echo "ok: missing files and bad options are refused"
 
 run_mpi 2 score --input empty.tsv --output empty.h5 >/dev/null 2>&1 || fail "empty file"
-python3 -c "
+"$PY" -c "
 import h5py
 f = h5py.File('empty.h5', 'r')
 assert f.attrs['n_lines'] == 0 and len(f['pairs/tdcone']) == 0 and f['corpus'].attrs['tdcone'] == 0
@@ -67,7 +67,7 @@ output = "from-config.h5"
 TOML
 "$TDCONE" score --config job.toml --output cli.h5 >/dev/null 2>&1 || fail "config run"
 [ -e cli.h5 ] && [ ! -e from-config.h5 ] || fail "command line did not override the config"
-python3 -c "
+"$PY" -c "
 import h5py
 f = h5py.File('cli.h5', 'r')
 config = f.attrs['config']

@@ -1,4 +1,4 @@
-#!/usr/bin/env python3
+#!/usr/bin/python3
 """Compare two tdcone HDF5 results: same groups, datasets and attributes;
 integers and strings identical, floats equal to 1e-12 relative (SPEC §9).
 Attributes that describe the run itself (n_ranks, created, config) are skipped."""

@@ -1,7 +1,9 @@
 # Shared helpers for the end-to-end tests: $1 = tdcone binary, $2 = build dir.
 set -euo pipefail
-TDCONE=$1
-BUILD=$2
+PY=/usr/bin/python3  # Debian's, with h5py (a pyenv python3 may come first on PATH)
+TDCONE=$(realpath "$1")
+BUILD=$(realpath "$2")
+export HDF5_PLUGIN_PATH="$BUILD/plugins"  # for --compression zstd files
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tdcone-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT

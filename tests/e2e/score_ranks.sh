@@ -5,7 +5,7 @@ source "$(dirname "$0")/lib.sh"
 
 "$TDCONE" synth --pairs 40000 --seed 3 --vocabulary 5000 --junk-fraction 0.01 --output "$WORK/a.tsv.zst"
 "$TDCONE" synth --pairs 3000 --seed 4 --output "$WORK/b.tsv"
-python3 - "$WORK/b.tsv" "$WORK/b.jsonl" <<'PY'
+"$PY" - "$WORK/b.tsv" "$WORK/b.jsonl" <<'PY'
 import json, sys
 with open(sys.argv[1], encoding="utf-8", errors="surrogateescape") as f, open(sys.argv[2], "w") as out:
     for line in f:
@@ -21,7 +21,7 @@ check_ranks() {  # name, options...
   for n in 1 2 3 4; do
     run_mpi "$n" score "$@" --output "$WORK/$name-$n.h5" >/dev/null 2>"$WORK/$name-$n.log" \
       || { cat "$WORK/$name-$n.log"; fail "$name on $n ranks"; }
-    [ "$n" = 1 ] || python3 "$HERE/compare_h5.py" "$WORK/$name-1.h5" "$WORK/$name-$n.h5" || fail "$name: $n ranks differ from 1"
+    [ "$n" = 1 ] || "$PY" "$HERE/compare_h5.py" "$WORK/$name-1.h5" "$WORK/$name-$n.h5" || fail "$name: $n ranks differ from 1"
   done
   echo "ok: $name identical on 1-4 ranks"
 }
@@ -31,10 +31,10 @@ check_ranks files --input "$WORK/b.tsv" "$WORK/a.tsv.zst" --id-col 4 --compressi
 check_ranks jsonl --input "$WORK/b.jsonl" --format jsonl --id-field key --tokenizer whitespace --no-lowercase
 
 # Every line is accounted for: one row per line, scored + flagged = lines.
-python3 - "$WORK/files-3.h5" <<'PY'
+"$PY" - "$WORK/files-3.h5" <<'PY'
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r") as f:
-    n = f.attrs["n_lines"]
+    n = int(f.attrs["n_lines"])
     assert n == 43000, n
     assert f.attrs["n_scored"] + f.attrs["n_flagged"] == n
     assert len(f["pairs/pair_id"]) == n and (f["pairs/pair_id"][()] == np.arange(n)).all()

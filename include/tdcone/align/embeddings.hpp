@@ -7,7 +7,7 @@
 
 namespace tdcone::align {
 
-/// Unit-length vectors for the words of one vocabulary; other words of the
+/// Vectors for the words of one vocabulary; other words of the
 /// file are not kept, so memory follows the rank's vocabulary.
 class EmbeddingTable {
  public:
@@ -18,7 +18,7 @@ class EmbeddingTable {
   /// (first occurrence wins). Throws UsageError/IoError naming file:line.
   static EmbeddingTable load(const std::string& path, const text::Vocabulary& vocabulary);
 
-  /// The unit vector of `word`, or nullptr when it has none.
+  /// The vector of `word`, or nullptr when it has none.
   const float* vector(text::WordId word) const;
   /// max(cos(a, b), 1e-6) for two words that both have vectors.
   double similarity(text::WordId a, text::WordId b) const;
@@ -26,14 +26,15 @@ class EmbeddingTable {
   std::size_t dimension() const { return dimension_; }
   std::size_t words_found() const { return found_; }
 
-  /// For tests: set vectors directly (normalized here).
+  /// Sets the vector of `word` (the loader and tests).
   void set(text::WordId word, std::vector<float> values);
 
  private:
   std::size_t dimension_ = 0;
   std::size_t found_ = 0;
   std::vector<std::int64_t> row_of_;  // per word id: row in values_, -1 if none
-  std::vector<float> values_;
+  std::vector<float> values_;   // as read from the file
+  std::vector<double> norms_;   // per row, so cosines are computed in double
 };
 
 }  // namespace tdcone::align

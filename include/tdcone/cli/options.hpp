@@ -47,8 +47,9 @@ class OptionSet {
 };
 
 /// Command-line arguments equivalent to the keys of TOML file `path` that
-/// were not given on the command line of `command` (the command line wins).
+/// `command_line` does not set itself (the command line wins).
 /// Throws UsageError for unreadable files, syntax errors and unknown keys.
-std::vector<std::string> config_arguments(const std::string& path, const CLI::App& command);
+std::vector<std::string> config_arguments(const std::string& path, const CLI::App& command,
+                                          const std::vector<std::string>& command_line);
 
 }  // namespace tdcone::cli

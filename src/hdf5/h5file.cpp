@@ -1,0 +1,724 @@
+// The parallel output file (OutputFile), its target check, and the serial
+// Reader. HDF5 C API behind RAII handles (h5handle.hpp); every negative HDF5
+// return becomes an IoError naming the object and the file.
+#include "tdcone/hdf5/h5file.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <limits>
+
+#include "h5handle.hpp"
+#include "tdcone/error.hpp"
+#include "tdcone/hdf5/zstd_filter.hpp"
+
+namespace tdcone::h5 {
+
+namespace fs = std::filesystem;
+using detail::check;
+using detail::Handle;
+using detail::own;
+
+namespace {
+
+constexpr hsize_t kChunkRows = 65536;
+constexpr unsigned kDeflateLevel = 4;
+constexpr unsigned kZstdLevel = 3;
+
+/// What a property or call applies to, for error messages.
+struct Where {
+  std::string object;  // "dataset /pairs/tdcone", "group /pairs", "the file"
+  std::string file;
+};
+
+// ---- property objects: each applies one setting to a property list ----
+
+struct MpioFileAccess {  // file access: MPI-IO driver over `comm`
+  MPI_Comm comm;
+  void apply(hid_t fapl, const Where& where) const {
+    check(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL), "set MPI-IO file access for", where.object, where.file);
+  }
+};
+
+struct CollectiveMetadata {  // file access: metadata reads and writes done collectively
+  void apply(hid_t fapl, const Where& where) const {
+    check(H5Pset_all_coll_metadata_ops(fapl, true), "set collective metadata reads for", where.object, where.file);
+    check(H5Pset_coll_metadata_write(fapl, true), "set collective metadata writes for", where.object, where.file);
+  }
+};
+
+struct TrackCreationOrder {  // file or group creation: links listed in creation order
+  void apply(hid_t cpl, const Where& where) const {
+    check(H5Pset_link_creation_order(cpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED),
+          "track link creation order for", where.object, where.file);
+  }
+};
+
+struct Chunking {  // dataset creation: 1-D chunks of `rows`
+  hsize_t rows;
+  void apply(hid_t dcpl, const Where& where) const {
+    check(H5Pset_chunk(dcpl, 1, &rows), "set chunking for", where.object, where.file);
+  }
+};
+
+struct ParallelAllocation {  // dataset creation: what parallel HDF5 1.10 wants
+  void apply(hid_t dcpl, const Where& where) const {
+    check(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER), "set fill time for", where.object, where.file);
+    check(H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY), "set allocation time for", where.object, where.file);
+  }
+};
+
+struct Filters {  // dataset creation: shuffle + deflate(4) | shuffle + zstd(3) | nothing
+  Compression compression;
+  void apply(hid_t dcpl, const Where& where) const {
+    if (compression == Compression::none) return;
+    check(H5Pset_shuffle(dcpl), "set the shuffle filter for", where.object, where.file);
+    if (compression == Compression::deflate) {
+      check(H5Pset_deflate(dcpl, kDeflateLevel), "set the deflate filter for", where.object, where.file);
+    } else {
+      const unsigned level = kZstdLevel;
+      check(H5Pset_filter(dcpl, kZstdFilterId, H5Z_FLAG_MANDATORY, 1, &level), "set the zstd filter for", where.object,
+            where.file);
+    }
+  }
+};
+
+struct CollectiveTransfer {  // data transfer: collective MPI-IO (required for filtered datasets)
+  void apply(hid_t dxpl, const Where& where) const {
+    check(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE), "set collective transfer for", where.object, where.file);
+  }
+};
+
+template <class... Properties>
+Handle property_list(hid_t cls, const Where& where, const Properties&... properties) {
+  Handle plist = own(H5Pcreate(cls), H5Pclose, "create a property list for", where.object, where.file);
+  (properties.apply(plist.get(), where), ...);
+  return plist;
+}
+
+// ---- column types ----
+
+template <class T>
+struct ColumnType;
+template <>
+struct ColumnType<std::uint64_t> {
+  static hid_t memory() { return H5T_NATIVE_UINT64; }
+  static hid_t file() { return H5T_STD_U64LE; }
+};
+template <>
+struct ColumnType<double> {
+  static hid_t memory() { return H5T_NATIVE_DOUBLE; }
+  static hid_t file() { return H5T_IEEE_F64LE; }
+};
+template <>
+struct ColumnType<std::uint32_t> {
+  static hid_t memory() { return H5T_NATIVE_UINT32; }
+  static hid_t file() { return H5T_STD_U32LE; }
+};
+template <>
+struct ColumnType<std::uint8_t> {
+  static hid_t memory() { return H5T_NATIVE_UINT8; }
+  static hid_t file() { return H5T_STD_U8LE; }
+};
+
+/// Fixed-length, null-padded UTF-8 string type of `width` bytes (at least 1).
+Handle string_type(std::size_t width, const Where& where) {
+  Handle type = own(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for", where.object, where.file);
+  check(H5Tset_size(type.get(), std::max<std::size_t>(width, 1)), "size the string type of", where.object, where.file);
+  check(H5Tset_strpad(type.get(), H5T_STR_NULLPAD), "set string padding for", where.object, where.file);
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "set UTF-8 for", where.object, where.file);
+  return type;
+}
+
+// ---- agreement between ranks ----
+
+/// Runs `step` on rank 0 only and makes its outcome everyone's: if it throws,
+/// every rank throws the same error type with the same message.
+void on_root_agreed(MPI_Comm comm, int rank, const std::function<void()>& step) {
+  int kind = 0;  // 0 ok, 1 UsageError, 2 IoError
+  std::string message;
+  if (rank == 0) {
+    try {
+      step();
+    } catch (const UsageError& e) {
+      kind = 1;
+      message = e.what();
+    } catch (const std::exception& e) {
+      kind = 2;
+      message = e.what();
+    } catch (...) {
+      kind = 2;
+      message = "unknown error";
+    }
+  }
+  MPI_Bcast(&kind, 1, MPI_INT, 0, comm);
+  if (kind == 0) return;
+  int length = static_cast<int>(message.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
+  message.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm);
+  if (kind == 1) throw UsageError(message);
+  throw IoError(message);
+}
+
+std::string number_text(double value) {
+  if (std::isnan(value)) return "nan";
+  char text[40];
+  std::snprintf(text, sizeof text, "%.17g", value);
+  return text;
+}
+
+/// The text of one fixed-length string element, without its padding.
+std::string unpad(const char* data, std::size_t width, H5T_str_t pad) {
+  std::string text(data, width);
+  if (pad == H5T_STR_NULLTERM) {
+    const auto end = text.find('\0');
+    if (end != std::string::npos) text.resize(end);
+  } else {
+    const char filler = pad == H5T_STR_SPACEPAD ? ' ' : '\0';
+    while (!text.empty() && text.back() == filler) text.pop_back();
+  }
+  return text;
+}
+
+}  // namespace
+
+// ============================ check_output_target ============================
+
+void check_output_target(const std::string& path, bool force) {
+  if (path.empty()) throw UsageError("output file name is empty");
+  std::error_code ec;
+  const fs::path target(path);
+  const auto status = fs::status(target, ec);
+  if (fs::exists(status)) {
+    if (fs::is_directory(status)) throw UsageError(cat("output file is a directory: ", path));
+    if (!force) throw UsageError(cat("output file exists: ", path, " (use --force to overwrite)"));
+  }
+  fs::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec)) throw UsageError(cat("output directory does not exist: ", dir.string()));
+  if (::access(dir.c_str(), W_OK | X_OK) != 0)
+    throw UsageError(cat("output directory is not writable: ", dir.string()));
+}
+
+// ================================ OutputFile =================================
+
+struct OutputFile::Impl {
+  std::string path;
+  std::string partial;
+  bool force = false;
+  Compression compression = Compression::deflate;
+  MPI_Comm comm = MPI_COMM_NULL;  // our duplicate of the caller's communicator
+  int rank = 0;
+  Handle file;
+  bool created = false;  // the partial file may exist and is ours to remove
+  bool committed = false;
+
+  ~Impl() {  // never throws: close what is open, drop an unfinished file
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (finalized) {
+      file.forget();
+      return;
+    }
+    file.close();  // collective, like the constructor: on an error path all ranks should be here
+    if (created && !committed && rank == 0) {
+      std::error_code ec;
+      fs::remove(partial, ec);
+    }
+    if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  }
+
+  void require_open(const std::string& object) const {
+    if (!file.valid()) throw IoError(cat("cannot write ", object, ": ", path, " is already committed or closed"));
+  }
+
+  void write_attribute(const std::string& object, const std::string& name, hid_t type, const void* value) {
+    const std::string what = cat("attribute '", name, "' of ", object);
+    require_open(what);
+    Handle target = own(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "open",
+                        cat("object ", object, " for attribute '", name, "'"), partial);
+    const htri_t exists = H5Aexists(target.get(), name.c_str());
+    check(exists, "look up", what, partial);
+    if (exists > 0) check(H5Adelete(target.get(), name.c_str()), "replace", what, partial);
+    Handle space = own(H5Screate(H5S_SCALAR), H5Sclose, "create the dataspace of", what, partial);
+    Handle attribute = own(H5Acreate2(target.get(), name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                           H5Aclose, "create", what, partial);
+    check(H5Awrite(attribute.get(), type, value), "write", what, partial);
+    check(attribute.close(), "close", what, partial);
+  }
+
+  /// Checks (collectively) that every rank's rows fit the same `total`, and
+  /// returns the maximum of `width` over the ranks.
+  std::uint64_t agree_layout(const std::string& what, std::uint64_t count, std::uint64_t offset, std::uint64_t total,
+                             std::uint64_t width) const {
+    const std::uint64_t outside = offset > total || count > total - offset ? 1 : 0;
+    std::uint64_t local[4] = {outside, total, std::numeric_limits<std::uint64_t>::max() - total, width};
+    std::uint64_t global[4] = {};
+    MPI_Allreduce(local, global, 4, MPI_UINT64_T, MPI_MAX, comm);
+    if (global[1] != total || global[2] != local[2])
+      throw IoError(cat("cannot write ", what, " in ", partial, ": ranks disagree on its total row count"));
+    if (global[0] != 0)
+      throw IoError(cat("cannot write ", what, " in ", partial, ": rows of ",
+                        outside ? cat("rank ", rank, " [", offset, ", ", offset + count, ")") : std::string("a rank"),
+                        " fall outside its ", total, " rows"));
+    return global[3];
+  }
+
+  /// Creates `dataset` with `total` rows and writes this rank's `count` rows
+  /// at `offset` (collective; a rank without rows writes an empty selection).
+  void write_dataset(const std::string& dataset, hid_t file_type, hid_t memory_type, const void* data,
+                     std::uint64_t count, std::uint64_t offset, std::uint64_t total) {
+    const std::string what = "dataset " + dataset;
+    const Where where{what, partial};
+    hsize_t dims = total;
+    hsize_t max_dims = total == 0 ? H5S_UNLIMITED : total;  // a 0-row chunked dataset needs room to grow
+    Handle space = own(H5Screate_simple(1, &dims, &max_dims), H5Sclose, "create the dataspace of", what, partial);
+    Handle dcpl = property_list(H5P_DATASET_CREATE, where, Chunking{std::clamp<hsize_t>(total, 1, kChunkRows)},
+                                ParallelAllocation{}, Filters{compression});
+    Handle dset =
+        own(H5Dcreate2(file.get(), dataset.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
+            H5Dclose, "create", what, partial);
+    if (total > 0) {  // same on every rank (agreed), so either all write or none
+      Handle file_space = own(H5Dget_space(dset.get()), H5Sclose, "get the dataspace of", what, partial);
+      hsize_t memory_rows = std::max<std::uint64_t>(count, 1);
+      Handle memory_space =
+          own(H5Screate_simple(1, &memory_rows, nullptr), H5Sclose, "create a memory dataspace for", what, partial);
+      if (count > 0) {
+        hsize_t start = offset, rows = count;
+        check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &rows, nullptr), "select rows of",
+              what, partial);
+      } else {
+        check(H5Sselect_none(file_space.get()), "select no rows of", what, partial);
+        check(H5Sselect_none(memory_space.get()), "select no rows of", what, partial);
+      }
+      Handle dxpl = property_list(H5P_DATASET_XFER, where, CollectiveTransfer{});
+      const char dummy = 0;  // H5Dwrite wants a buffer even for an empty selection
+      check(H5Dwrite(dset.get(), memory_type, memory_space.get(), file_space.get(), dxpl.get(),
+                     count > 0 ? data : &dummy),
+            "write", what, partial);
+    }
+    check(dset.close(), "close", what, partial);
+  }
+
+  template <class T>
+  void write_numbers(const std::string& dataset, std::span<const T> rows, std::uint64_t offset, std::uint64_t total) {
+    require_open("dataset " + dataset);
+    agree_layout("dataset " + dataset, rows.size(), offset, total, 0);
+    write_dataset(dataset, ColumnType<T>::file(), ColumnType<T>::memory(), rows.data(), rows.size(), offset, total);
+  }
+};
+
+OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compression compression)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& f = *impl_;
+  f.path = path;
+  f.partial = path + ".partial";
+  f.force = force;
+  f.compression = compression;
+  detail::silence_hdf5_errors();
+  MPI_Comm_dup(comm, &f.comm);
+  MPI_Comm_rank(f.comm, &f.rank);
+  on_root_agreed(f.comm, f.rank, [&] { check_output_target(path, force); });
+  if (compression == Compression::zstd) register_zstd_filter();
+
+  const Where where{"the file", f.partial};
+  Handle fcpl = property_list(H5P_FILE_CREATE, where, TrackCreationOrder{});
+  Handle fapl = property_list(H5P_FILE_ACCESS, where, MpioFileAccess{f.comm}, CollectiveMetadata{});
+  f.created = true;
+  const hid_t id = H5Fcreate(f.partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
+  if (id < 0) throw IoError(cat("cannot create ", f.partial, ": ", detail::hdf5_reason()));
+  f.file = Handle(id, H5Fclose);
+}
+
+OutputFile::~OutputFile() = default;  // Impl::~Impl closes and removes an uncommitted file
+
+void OutputFile::create_group(const std::string& group) {
+  Impl& f = *impl_;
+  const std::string what = "group " + group;
+  f.require_open(what);
+  Handle gcpl = property_list(H5P_GROUP_CREATE, Where{what, f.partial}, TrackCreationOrder{});
+  Handle handle = own(H5Gcreate2(f.file.get(), group.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose, "create",
+                      what, f.partial);
+  check(handle.close(), "close", what, f.partial);
+}
+
+void OutputFile::set_attribute(const std::string& object, const std::string& name, double value) {
+  impl_->write_attribute(object, name, H5T_NATIVE_DOUBLE, &value);
+}
+
+void OutputFile::set_attribute(const std::string& object, const std::string& name, std::uint64_t value) {
+  impl_->write_attribute(object, name, H5T_NATIVE_UINT64, &value);
+}
+
+void OutputFile::set_attribute(const std::string& object, const std::string& name, std::int64_t value) {
+  impl_->write_attribute(object, name, H5T_NATIVE_INT64, &value);
+}
+
+void OutputFile::set_attribute(const std::string& object, const std::string& name, const std::string& value) {
+  const Handle type = string_type(value.size(), Where{cat("attribute '", name, "' of ", object), impl_->partial});
+  const std::string padded = value.empty() ? std::string(1, '\0') : value;  // a string type has at least 1 byte
+  impl_->write_attribute(object, name, type.get(), padded.data());
+}
+
+void OutputFile::write_column(const std::string& dataset, std::span<const std::uint64_t> rows, std::uint64_t offset,
+                              std::uint64_t total) {
+  impl_->write_numbers(dataset, rows, offset, total);
+}
+
+void OutputFile::write_column(const std::string& dataset, std::span<const double> rows, std::uint64_t offset,
+                              std::uint64_t total) {
+  impl_->write_numbers(dataset, rows, offset, total);
+}
+
+void OutputFile::write_column(const std::string& dataset, std::span<const std::uint32_t> rows, std::uint64_t offset,
+                              std::uint64_t total) {
+  impl_->write_numbers(dataset, rows, offset, total);
+}
+
+void OutputFile::write_column(const std::string& dataset, std::span<const std::uint8_t> rows, std::uint64_t offset,
+                              std::uint64_t total) {
+  impl_->write_numbers(dataset, rows, offset, total);
+}
+
+void OutputFile::write_column(const std::string& dataset, const std::vector<std::string>& rows, std::uint64_t offset,
+                              std::uint64_t total) {
+  Impl& f = *impl_;
+  const std::string what = "dataset " + dataset;
+  f.require_open(what);
+  std::uint64_t longest = 0;
+  for (const auto& row : rows) longest = std::max<std::uint64_t>(longest, row.size());
+  const std::size_t width = std::max<std::uint64_t>(f.agree_layout(what, rows.size(), offset, total, longest), 1);
+  std::vector<char> packed(rows.size() * width, '\0');
+  for (std::size_t i = 0; i < rows.size(); ++i) std::copy(rows[i].begin(), rows[i].end(), packed.begin() + i * width);
+  const Handle type = string_type(width, Where{what, f.partial});
+  f.write_dataset(dataset, type.get(), type.get(), packed.data(), rows.size(), offset, total);
+}
+
+void OutputFile::commit() {
+  Impl& f = *impl_;
+  if (f.committed) return;
+  // Close the file on every rank (collective), and agree that it went well.
+  int closed_badly = f.file.valid() && f.file.close() < 0 ? 1 : 0;
+  const std::string reason = closed_badly ? detail::hdf5_reason() : "";
+  int any_closed_badly = 0;
+  MPI_Allreduce(&closed_badly, &any_closed_badly, 1, MPI_INT, MPI_MAX, f.comm);
+  if (any_closed_badly)
+    throw IoError(cat("cannot close ", f.partial, ": ", closed_badly ? reason : "failed on another rank"));
+  MPI_Barrier(f.comm);
+  on_root_agreed(f.comm, f.rank, [&] {
+    std::error_code ec;
+    if (!f.force && fs::exists(f.path, ec))
+      throw UsageError(cat("output file exists: ", f.path, " (use --force to overwrite)"));
+    fs::rename(f.partial, f.path, ec);  // replaces an existing file atomically
+    if (ec) throw IoError(cat("cannot rename ", f.partial, " to ", f.path, ": ", ec.message()));
+  });
+  f.committed = true;
+  MPI_Barrier(f.comm);
+}
+
+// ================================== Reader ===================================
+
+struct Reader::Impl {
+  std::string path;
+  Handle file;
+
+  Handle open_object(const std::string& object) const {
+    return own(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "open", object, path);
+  }
+
+  Handle open_attribute(const std::string& object, const std::string& name) const {
+    const Handle target = open_object(object);
+    Handle attribute = own(H5Aopen(target.get(), name.c_str(), H5P_DEFAULT), H5Aclose, "open",
+                           cat("attribute '", name, "' of ", object), path);
+    return attribute;
+  }
+
+  Handle open_dataset(const std::string& dataset) const {
+    return own(H5Dopen2(file.get(), dataset.c_str(), H5P_DEFAULT), H5Dclose, "open", "dataset " + dataset, path);
+  }
+
+  /// The stored type of an attribute or dataset, with its class.
+  struct TypeInfo {
+    Handle type;
+    H5T_class_t cls = H5T_NO_CLASS;
+    bool is_signed = false;
+  };
+  TypeInfo type_of(hid_t type_id, const std::string& what) const {
+    TypeInfo info;
+    info.type = own(type_id, H5Tclose, "get the type of", what, path);
+    info.cls = H5Tget_class(info.type.get());
+    if (info.cls == H5T_NO_CLASS) detail::fail("classify the type of", what, path);
+    if (info.cls == H5T_INTEGER) {
+      const H5T_sign_t sign = H5Tget_sign(info.type.get());
+      if (sign == H5T_SGN_ERROR) detail::fail("get the sign of", what, path);
+      info.is_signed = sign != H5T_SGN_NONE;
+    }
+    return info;
+  }
+
+  std::size_t element_count(hid_t space_id, const std::string& what) const {
+    const Handle space = own(space_id, H5Sclose, "get the dataspace of", what, path);
+    const hssize_t n = H5Sget_simple_extent_npoints(space.get());
+    if (n < 0) detail::fail("count the elements of", what, path);
+    return static_cast<std::size_t>(n);
+  }
+
+  [[noreturn]] void wrong_type(const std::string& what, const char* expected) const {
+    throw IoError(cat(what, " in ", path, " is not ", expected));
+  }
+
+  // ---- attributes ----
+
+  /// Opens a one-element attribute and returns it with its type.
+  std::pair<Handle, TypeInfo> scalar_attribute(const std::string& object, const std::string& name) const {
+    const std::string what = cat("attribute '", name, "' of ", object);
+    Handle attribute = open_attribute(object, name);
+    if (element_count(H5Aget_space(attribute.get()), what) != 1) wrong_type(what, "a single value");
+    TypeInfo info = type_of(H5Aget_type(attribute.get()), what);
+    return {std::move(attribute), std::move(info)};
+  }
+
+  template <class T>
+  T read_attribute(hid_t attribute, hid_t memory_type, const std::string& what) const {
+    T value{};
+    check(H5Aread(attribute, memory_type, &value), "read", what, path);
+    return value;
+  }
+
+  std::string read_string_attribute(hid_t attribute, const TypeInfo& info, const std::string& what) const {
+    const htri_t variable = H5Tis_variable_str(info.type.get());
+    check(variable, "inspect the string type of", what, path);
+    if (variable > 0) {
+      const Handle memory = own(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for", what, path);
+      check(H5Tset_size(memory.get(), H5T_VARIABLE), "size the string type of", what, path);
+      char* text = nullptr;
+      check(H5Aread(attribute, memory.get(), &text), "read", what, path);
+      std::string value = text != nullptr ? text : "";
+      H5free_memory(text);
+      return value;
+    }
+    const std::size_t width = H5Tget_size(info.type.get());
+    if (width == 0) detail::fail("get the size of", what, path);
+    std::vector<char> buffer(width);
+    check(H5Aread(attribute, info.type.get(), buffer.data()), "read", what, path);
+    return unpad(buffer.data(), width, H5Tget_strpad(info.type.get()));
+  }
+
+  // ---- datasets ----
+
+  std::vector<std::string> read_string_dataset(hid_t dset, const TypeInfo& info, std::size_t n,
+                                               const std::string& what) const {
+    std::vector<std::string> rows;
+    if (n == 0) return rows;
+    rows.reserve(n);
+    const htri_t variable = H5Tis_variable_str(info.type.get());
+    check(variable, "inspect the string type of", what, path);
+    if (variable > 0) {
+      const Handle memory = own(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for", what, path);
+      check(H5Tset_size(memory.get(), H5T_VARIABLE), "size the string type of", what, path);
+      std::vector<char*> texts(n, nullptr);
+      check(H5Dread(dset, memory.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()), "read", what, path);
+      for (char* text : texts) rows.emplace_back(text != nullptr ? text : "");
+      const Handle space = own(H5Dget_space(dset), H5Sclose, "get the dataspace of", what, path);
+      H5Dvlen_reclaim(memory.get(), space.get(), H5P_DEFAULT, texts.data());
+      return rows;
+    }
+    const std::size_t width = H5Tget_size(info.type.get());
+    if (width == 0) detail::fail("get the size of", what, path);
+    std::vector<char> buffer(n * width);
+    check(H5Dread(dset, info.type.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, buffer.data()), "read", what, path);
+    const H5T_str_t pad = H5Tget_strpad(info.type.get());
+    for (std::size_t i = 0; i < n; ++i) rows.push_back(unpad(buffer.data() + i * width, width, pad));
+    return rows;
+  }
+
+  template <class T>
+  std::vector<T> read_numbers(hid_t dset, hid_t memory_type, std::size_t n, const std::string& what) const {
+    std::vector<T> rows(n);
+    if (n > 0) check(H5Dread(dset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), "read", what, path);
+    return rows;
+  }
+};
+
+namespace {
+herr_t collect_dataset(hid_t group, const char* name, const H5L_info_t* link, void* data) {
+  if (link->type != H5L_TYPE_HARD) return 0;
+  H5O_info_t object;
+  if (H5Oget_info_by_name2(group, name, &object, H5O_INFO_BASIC, H5P_DEFAULT) < 0) return -1;
+  if (object.type == H5O_TYPE_DATASET) static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+
+herr_t collect_attribute(hid_t, const char* name, const H5A_info_t*, void* data) {
+  static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+}  // namespace
+
+Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
+  impl_->path = path;
+  detail::silence_hdf5_errors();
+  register_zstd_filter();  // so files written with --compression zstd read in-process
+  const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  if (id < 0) throw IoError(cat("cannot open ", path, " as HDF5: ", detail::hdf5_reason()));
+  impl_->file = Handle(id, H5Fclose);
+}
+
+Reader::~Reader() = default;
+
+bool Reader::exists(const std::string& object) const {
+  if (object.empty()) return false;
+  // H5Lexists fails on a missing intermediate group: test each prefix in turn.
+  std::string prefix;
+  std::size_t start = 0;
+  while (start <= object.size()) {
+    const std::size_t end = std::min(object.find('/', start), object.size());
+    if (end > start) {
+      prefix += "/" + object.substr(start, end - start);
+      const htri_t found = H5Lexists(impl_->file.get(), prefix.c_str(), H5P_DEFAULT);
+      if (found <= 0) {
+        if (found < 0) H5Eclear2(H5E_DEFAULT);
+        return false;
+      }
+    }
+    start = end + 1;
+  }
+  return true;  // "/" or every component found
+}
+
+std::vector<std::string> Reader::datasets(const std::string& group) const {
+  const std::string what = "group " + group;
+  const Handle handle =
+      own(H5Gopen2(impl_->file.get(), group.c_str(), H5P_DEFAULT), H5Gclose, "open", what, impl_->path);
+  const Handle gcpl = own(H5Gget_create_plist(handle.get()), H5Pclose, "get the properties of", what, impl_->path);
+  unsigned order = 0;
+  check(H5Pget_link_creation_order(gcpl.get(), &order), "get the link order of", what, impl_->path);
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  herr_t status = -1;
+  if (order & H5P_CRT_ORDER_TRACKED) {
+    status = H5Literate(handle.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect_dataset, &names);
+    if (status < 0) H5Eclear2(H5E_DEFAULT);  // tracked but not indexed: fall back to names
+  }
+  if (status < 0) {
+    names.clear();
+    index = 0;
+    check(H5Literate(handle.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_dataset, &names), "list", what,
+          impl_->path);
+  }
+  return names;
+}
+
+std::vector<std::string> Reader::attributes(const std::string& object) const {
+  const Handle target = impl_->open_object(object);
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  check(H5Aiterate2(target.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_attribute, &names),
+        "list the attributes of", object, impl_->path);
+  return names;
+}
+
+double Reader::attribute_double(const std::string& object, const std::string& name) const {
+  const std::string what = cat("attribute '", name, "' of ", object);
+  const auto [attribute, info] = impl_->scalar_attribute(object, name);
+  if (info.cls != H5T_FLOAT && info.cls != H5T_INTEGER) impl_->wrong_type(what, "a number");
+  return impl_->read_attribute<double>(attribute.get(), H5T_NATIVE_DOUBLE, what);
+}
+
+std::uint64_t Reader::attribute_uint(const std::string& object, const std::string& name) const {
+  const std::string what = cat("attribute '", name, "' of ", object);
+  const auto [attribute, info] = impl_->scalar_attribute(object, name);
+  if (info.cls != H5T_INTEGER) impl_->wrong_type(what, "an integer");
+  if (info.is_signed) {
+    const auto value = impl_->read_attribute<std::int64_t>(attribute.get(), H5T_NATIVE_INT64, what);
+    if (value < 0) impl_->wrong_type(what, "a non-negative integer");
+    return static_cast<std::uint64_t>(value);
+  }
+  return impl_->read_attribute<std::uint64_t>(attribute.get(), H5T_NATIVE_UINT64, what);
+}
+
+std::string Reader::attribute_string(const std::string& object, const std::string& name) const {
+  const std::string what = cat("attribute '", name, "' of ", object);
+  const auto [attribute, info] = impl_->scalar_attribute(object, name);
+  if (info.cls != H5T_STRING) impl_->wrong_type(what, "a string");
+  return impl_->read_string_attribute(attribute.get(), info, what);
+}
+
+std::string Reader::attribute_text(const std::string& object, const std::string& name) const {
+  const std::string what = cat("attribute '", name, "' of ", object);
+  const auto [attribute, info] = impl_->scalar_attribute(object, name);
+  switch (info.cls) {
+    case H5T_INTEGER:
+      if (info.is_signed)
+        return std::to_string(impl_->read_attribute<std::int64_t>(attribute.get(), H5T_NATIVE_INT64, what));
+      return std::to_string(impl_->read_attribute<std::uint64_t>(attribute.get(), H5T_NATIVE_UINT64, what));
+    case H5T_FLOAT:
+      return number_text(impl_->read_attribute<double>(attribute.get(), H5T_NATIVE_DOUBLE, what));
+    case H5T_STRING:
+      return impl_->read_string_attribute(attribute.get(), info, what);
+    default:
+      impl_->wrong_type(what, "a number or a string");
+  }
+}
+
+std::vector<std::uint64_t> Reader::read_uint(const std::string& dataset) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  const auto info = impl_->type_of(H5Dget_type(dset.get()), what);
+  if (info.cls != H5T_INTEGER || info.is_signed) impl_->wrong_type(what, "an unsigned integer column");
+  const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
+  return impl_->read_numbers<std::uint64_t>(dset.get(), H5T_NATIVE_UINT64, n, what);
+}
+
+std::vector<double> Reader::read_double(const std::string& dataset) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  const auto info = impl_->type_of(H5Dget_type(dset.get()), what);
+  if (info.cls != H5T_FLOAT && info.cls != H5T_INTEGER) impl_->wrong_type(what, "a numeric column");
+  const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
+  return impl_->read_numbers<double>(dset.get(), H5T_NATIVE_DOUBLE, n, what);
+}
+
+std::vector<std::string> Reader::read_strings(const std::string& dataset) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  const auto info = impl_->type_of(H5Dget_type(dset.get()), what);
+  if (info.cls != H5T_STRING) impl_->wrong_type(what, "a string column");
+  const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
+  return impl_->read_string_dataset(dset.get(), info, n, what);
+}
+
+std::vector<std::string> Reader::read_text(const std::string& dataset) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  const auto info = impl_->type_of(H5Dget_type(dset.get()), what);
+  const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
+  std::vector<std::string> rows;
+  rows.reserve(n);
+  switch (info.cls) {
+    case H5T_INTEGER:
+      if (info.is_signed) {
+        for (const auto v : impl_->read_numbers<std::int64_t>(dset.get(), H5T_NATIVE_INT64, n, what))
+          rows.push_back(std::to_string(v));
+      } else {
+        for (const auto v : impl_->read_numbers<std::uint64_t>(dset.get(), H5T_NATIVE_UINT64, n, what))
+          rows.push_back(std::to_string(v));
+      }
+      return rows;
+    case H5T_FLOAT:
+      for (const double v : impl_->read_numbers<double>(dset.get(), H5T_NATIVE_DOUBLE, n, what))
+        rows.push_back(number_text(v));
+      return rows;
+    case H5T_STRING:
+      return impl_->read_string_dataset(dset.get(), info, n, what);
+    default:
+      impl_->wrong_type(what, "a number or string column");
+  }
+}
+
+}  // namespace tdcone::h5
