@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -165,11 +166,12 @@ void on_root_agreed(MPI_Comm comm, int rank, const std::function<void()>& step) 
   throw IoError(message);
 }
 
+// The shortest text that reads back as the same double.
 std::string number_text(double value) {
   if (std::isnan(value)) return "nan";
   char text[40];
-  std::snprintf(text, sizeof text, "%.17g", value);
-  return text;
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
 }
 
 /// The text of one fixed-length string element, without its padding.

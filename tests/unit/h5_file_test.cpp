@@ -214,8 +214,9 @@ TEST_P(H5RoundTrip, EveryColumnAndAttributeType) {
 
   EXPECT_EQ(in.read_text("/pairs/zeta"),
             (std::vector<std::string>{"0", "1", "42", "18446744073709551615", "9007199254740992"}));
-  EXPECT_EQ(in.read_text("/pairs/alpha"), (std::vector<std::string>{"0.33333333333333331", "-0", "nan", "inf", "-inf",
-                                                                    "4.9406564584124654e-324", "1e+308"}));
+  // Shortest text that reads back as the same double.
+  EXPECT_EQ(in.read_text("/pairs/alpha"),
+            (std::vector<std::string>{"0.3333333333333333", "-0", "nan", "inf", "-inf", "5e-324", "1e+308"}));
   EXPECT_EQ(in.read_text("/pairs/flags"), (std::vector<std::string>{"0", "1", "2", "4", "7", "255"}));
   EXPECT_EQ(in.read_text("/pairs/id"), ids);
 
