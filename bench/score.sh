@@ -19,7 +19,8 @@ synth_s=$(echo "$(now) - $t0" | bc)
 bytes=$(stat -c %s "$corpus")
 
 run() {  # ranks -> "seconds rss_mb_rank0,rss_mb_rank1,..."
-  local n=$1 rss="$work/rss-$n"
+  local n=$1
+  local rss="$work/rss-$n"
   rm -f "$rss".* "$work/out-$n.h5"
   local start
   start=$(now)
