@@ -21,11 +21,12 @@ const char* kDescription =
 // One parse of the command line; all option values live here.
 struct Commands {
   ScoreOptions score;
+  SweepOptions sweep;
   ExportOptions export_options;
   SynthOptionsCli synth;
   std::string config;
   std::vector<std::unique_ptr<OptionSet>> option_sets;
-  CLI::App *score_cmd = nullptr, *export_cmd = nullptr, *synth_cmd = nullptr;
+  CLI::App *score_cmd = nullptr, *sweep_cmd = nullptr, *export_cmd = nullptr, *synth_cmd = nullptr;
 
   OptionSet& options_of(const CLI::App* command) {
     for (auto& set : option_sets)
@@ -45,8 +46,11 @@ void build(CLI::App& app, Commands& c) {
   app.set_version_flag("--version", std::string(TDCONE_VERSION));
   app.require_subcommand(1, 1);
   c.score_cmd = add_command(app, c, "score",
-                            "Corpus TD-CONE (SPEC §3), TD-CONE of every pair, written to HDF5 (/corpus, /pairs)");
+                            "Corpus and pair TD-CONE (/corpus, /pairs); TD-CONE_REL with --reference; per-shard scores with --shards");
   add_score_options(c.options_of(c.score_cmd), c.score);
+  c.sweep_cmd = add_command(app, c, "sweep",
+                            "TD-CONE (and TD-CONE_REL) of every score-threshold subset in one pass (/sweep)");
+  add_sweep_options(c.options_of(c.sweep_cmd), c.sweep);
   c.export_cmd = add_command(app, c, "export", "Write a table of a tdcone HDF5 result as TSV (optionally with the input text)");
   add_export_options(c.options_of(c.export_cmd), c.export_options);
   c.synth_cmd = add_command(app, c, "synth",
@@ -102,6 +106,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   }
   CLI::App* command = app.get_subcommands().front();
   if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
+  if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
   if (command == c.export_cmd) return run_export(comm, c.export_options);
   return run_synth(comm, c.synth);
 }

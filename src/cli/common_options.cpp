@@ -55,12 +55,37 @@ h5::Compression OutputOptions::compression_kind() const {
   return h5::Compression::deflate;
 }
 
+void AlignOptions::add_to(OptionSet& o) {
+  o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings")
+      ->check(CLI::IsMember({"uniform", "static"}));
+  o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or zstd) for --align static");
+}
+
+void ReferenceOptions::add_to(OptionSet& o) {
+  o.add("reference", reference, "Reference (validation) pairs, same format as the corpus: adds KL_pq, KL_pu, TD-CONE_REL");
+  o.add("rel-lambda", rel_lambda, "Smoothing λ of Q in TD-CONE_REL")->check(CLI::Range(0.0, 1.0));
+}
+
 void add_score_options(OptionSet& o, ScoreOptions& score) {
   score.corpus.add_to(o, true);
-  o.add("align", score.align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings")
-      ->check(CLI::IsMember({"uniform", "static"}));
-  o.add("embeddings", score.embeddings, "Static word vectors (GloVe/word2vec text, plain or zstd) for --align static");
+  score.align.add_to(o);
+  score.reference.add_to(o);
+  o.add("shards", score.shards, "Also score K shards of the corpus (/shards)");
+  o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K; block: contiguous blocks of lines")
+      ->check(CLI::IsMember({"hash", "file", "block"}));
+  o.add("seed", score.seed, "Seed of --shard-by hash");
   score.output.add_to(o);
+}
+
+void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
+  sweep.corpus.add_to(o, true);
+  sweep.align.add_to(o);
+  sweep.reference.add_to(o);
+  o.add("thresholds", sweep.thresholds, "Score thresholds t (1-64): subset S_t = pairs with score >= t")
+      ->required()->delimiter(',');
+  o.add("sample", sweep.sample, "Score a uniform sample of N pairs of each S_t (0 = all of S_t)");
+  o.add("seed", sweep.seed, "Seed of --sample (the sample does not depend on the rank count)");
+  sweep.output.add_to(o);
 }
 
 void add_export_options(OptionSet& o, ExportOptions& e) {

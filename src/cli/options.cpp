@@ -31,6 +31,11 @@ void OptionSet::insert(toml::table& table, const std::string& key, const std::ve
   for (const auto& v : value) array.push_back(v);
   table.insert_or_assign(key, std::move(array));
 }
+void OptionSet::insert(toml::table& table, const std::string& key, const std::vector<double>& value) {
+  toml::array array;
+  for (double v : value) array.push_back(v);
+  table.insert_or_assign(key, std::move(array));
+}
 void OptionSet::insert(toml::table& table, const std::string& key, bool value) { table.insert_or_assign(key, value); }
 void OptionSet::insert(toml::table& table, const std::string& key, double value) { table.insert_or_assign(key, value); }
 

@@ -31,8 +31,8 @@ struct SegmentLines {
 
 class ShareBuilder {
  public:
-  ShareBuilder(TokenizedShare& share, const ReadOptions& options)
-      : share_(share), options_(options), parser_(options.fields), tokenizer_(options.tokenizer) {}
+  ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
+      : share_(share), options_(options), vocabulary_(vocabulary), parser_(options.fields), tokenizer_(options.tokenizer) {}
 
   /// Returns the reason when the line is bad, else an empty string.
   std::string add(const io::Line& line) {
@@ -64,7 +64,7 @@ class ShareBuilder {
   std::uint32_t add_types(std::string_view sentence) {
     tokenizer_.tokenize(sentence, tokens_);
     const std::size_t start = share_.types.size();
-    for (std::string_view token : tokens_) share_.types.push_back(share_.vocabulary.intern(token));
+    for (std::string_view token : tokens_) share_.types.push_back(vocabulary_.intern(token));
     const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
     std::sort(first, share_.types.end());
     share_.types.erase(std::unique(first, share_.types.end()), share_.types.end());
@@ -74,6 +74,7 @@ class ShareBuilder {
 
   TokenizedShare& share_;
   const ReadOptions& options_;
+  Vocabulary& vocabulary_;
   io::RecordParser parser_;
   Tokenizer tokenizer_;
   std::vector<std::string_view> tokens_;
@@ -82,9 +83,10 @@ class ShareBuilder {
 }  // namespace
 
 TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
-                          const ReadOptions& options, const std::function<void(std::uint64_t, double)>& on_progress) {
+                          const ReadOptions& options, Vocabulary& vocabulary,
+                          const std::function<void(std::uint64_t, double)>& on_progress) {
   TokenizedShare share;
-  ShareBuilder builder(share, options);
+  ShareBuilder builder(share, options, vocabulary);
   const auto segments = io::plan_share(files, comm.rank(), comm.size());
   std::uint64_t share_bytes = 0;
   for (const auto& s : segments)
@@ -97,6 +99,7 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
   std::uint64_t bytes_before = 0;
   for (std::size_t k = 0; k < segments.size(); ++k) {
     io::LineReader reader(files[segments[k].file], segments[k], options.max_line_bytes);
+    share.file_starts.emplace_back(share.size(), segments[k].file);
     io::Line line;
     std::uint64_t index = 0;
     for (; reader.next(line); ++index) {
@@ -132,6 +135,12 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
     share.bad_lines.push_back({share.first_pair_id + p.pair_index, files[segments[p.segment].file].path,
                                lines_before_in_file[p.segment] + p.index_in_segment + 1, std::move(p.reason)});
   return share;
+}
+
+std::size_t TokenizedShare::file_of(std::size_t i) const {
+  auto after = std::upper_bound(file_starts.begin(), file_starts.end(), i,
+                                [](std::size_t index, const auto& start) { return index < start.first; });
+  return std::prev(after)->second;
 }
 
 std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const TokenizedShare& share) {

@@ -9,11 +9,10 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 
-#include "tdcone/align/pair_alignment.hpp"
-#include "tdcone/entropy/share_scoring.hpp"
-#include "tdcone/mpi/global_rank.hpp"
-#include "tdcone/mpi/partitioned_matrix.hpp"
+#include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/synth/synth.hpp"
 
 namespace tdcone {
@@ -23,10 +22,12 @@ namespace fs = std::filesystem;
 namespace bmpi = boost::mpi;
 
 struct Result {
-  std::uint64_t lines = 0, bad = 0, vx = 0, vy = 0, nnz = 0;
-  double cond_entropy = 0, tdcone = 0;
+  std::uint64_t lines = 0, bad = 0, vx = 0;
+  std::vector<entropy::SubsetScore> subsets;
   std::vector<double> pair_tdcone;  // all pairs, on rank 0
   std::vector<std::uint64_t> ranks;
+  std::vector<std::uint64_t> masks;  // sweep masks, on rank 0
+  std::vector<std::uint32_t> groups; // group of every pair, on rank 0
 };
 
 template <class T>
@@ -38,43 +39,71 @@ std::vector<T> gather_in_order(const bmpi::communicator& comm, const std::vector
   return all;
 }
 
-Result score(const bmpi::communicator& comm, const std::vector<std::string>& inputs, const text::ReadOptions& options) {
-  const auto files = io::resolve_inputs(inputs);
-  const auto share = text::read_share(comm, files, options);
-  align::PairAligner aligner(align::AlignMode::uniform, nullptr);
-  auto aligned = entropy::align_share(share, aligner);
-  const auto vocabulary = mpi::build_global_vocabulary(comm, share.vocabulary, aligned.word_sides);
-  const auto matrix = mpi::PartitionedMatrix::reduce(comm, aligned.matrix, vocabulary);
+/// Which subsets to score besides the corpus.
+struct Subsets {
+  std::size_t shards = 0;
+  entropy::ShardBy shard_by = entropy::ShardBy::hash;
+  std::vector<double> thresholds;
+  std::uint64_t sample = 0;
+};
+
+/// The stages of `tdcone score` / `tdcone sweep`, without the HDF5 file.
+Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, const Subsets& subsets = {},
+             const cli::ReferenceOptions& reference = {}) {
+  cli::OutputOptions output;
+  output.output = (fs::temp_directory_path() / "tdcone_pipeline_test" / "never-written.h5").string();
+  const cli::CorpusJob job = cli::read_corpus_job(comm, corpus, reference, output);
   Result r;
-  r.vx = vocabulary.count(mpi::corpus_input);
-  r.vy = vocabulary.count(mpi::corpus_output);
-  const auto corpus = mpi::corpus_entropy(comm, matrix, r.vy);
-  r.cond_entropy = corpus.cond_entropy;
-  r.tdcone = corpus.tdcone;
-  r.nnz = corpus.nnz;
-  r.lines = share.total_lines;
-  r.bad = bmpi::all_reduce(comm, share.bad_count, std::plus<>());
-  r.pair_tdcone = gather_in_order(comm, aligned.pair_tdcone);
-  r.ranks = gather_in_order(comm, mpi::global_ranks(comm, aligned.pair_tdcone, share.first_pair_id));
+  entropy::PairGroups groups = entropy::corpus_groups(job.share);
+  if (subsets.shards > 0)
+    groups = entropy::shard_groups(job.share, entropy::assign_shards(job.share, subsets.shards, subsets.shard_by, 9),
+                                   subsets.shards);
+  if (!subsets.thresholds.empty()) {
+    auto t = entropy::threshold_groups(comm, job.share, subsets.thresholds, subsets.sample, 5);
+    groups = t.groups;
+    r.masks = gather_in_order(comm, t.mask_of_pair);
+  }
+  const cli::JobScores scores = cli::score_corpus_job(comm, job, cli::AlignOptions{}, reference, groups);
+  r.subsets = scores.subsets;
+  r.vx = scores.input_types;
+  r.lines = job.share.total_lines;
+  r.bad = job.counts.flagged;
+  r.groups = gather_in_order(comm, groups.group_of_pair);
+  r.pair_tdcone = gather_in_order(comm, scores.pair_tdcone);
+  r.ranks = gather_in_order(comm, scores.pair_rank);
   return r;
 }
 
+void expect_same_scores(const entropy::SubsetScore& a, const entropy::SubsetScore& b, const std::string& what) {
+  EXPECT_EQ(a.n_pairs, b.n_pairs) << what;
+  EXPECT_EQ(a.nnz, b.nnz) << what;
+  EXPECT_EQ(a.output_types, b.output_types) << what;
+  EXPECT_NEAR(a.cond_entropy, b.cond_entropy, 1e-12 * b.cond_entropy) << what;
+  EXPECT_NEAR(a.tdcone, b.tdcone, 1e-12 * b.tdcone) << what;
+  if (std::isnan(b.kl_pq)) {
+    EXPECT_TRUE(std::isnan(a.kl_pq)) << what;
+    return;
+  }
+  EXPECT_NEAR(a.kl_pq, b.kl_pq, 1e-12 * b.kl_pq) << what;
+  EXPECT_NEAR(a.kl_pu, b.kl_pu, 1e-12 * b.kl_pu) << what;
+  EXPECT_NEAR(a.tdcone_rel, b.tdcone_rel, 1e-12 * b.tdcone_rel) << what;
+}
+
 // Runs on all ranks and on rank 0 alone, and compares on rank 0.
-void expect_rank_count_invariant(const std::vector<std::string>& inputs, const text::ReadOptions& options,
-                                 std::uint64_t expected_lines) {
+void expect_rank_count_invariant(const cli::CorpusOptions& corpus, std::uint64_t expected_lines,
+                                 const Subsets& subsets = {}, const cli::ReferenceOptions& reference = {}) {
   bmpi::communicator world;
-  const Result distributed = score(world, inputs, options);
+  const Result distributed = score(world, corpus, subsets, reference);
   if (world.rank() != 0) return;
   const bmpi::communicator self(MPI_COMM_SELF, bmpi::comm_attach);
-  const Result single = score(self, inputs, options);
+  const Result single = score(self, corpus, subsets, reference);
   EXPECT_EQ(single.lines, expected_lines);
   EXPECT_EQ(distributed.lines, single.lines);
   EXPECT_EQ(distributed.bad, single.bad);
   EXPECT_EQ(distributed.vx, single.vx);
-  EXPECT_EQ(distributed.vy, single.vy);
-  EXPECT_EQ(distributed.nnz, single.nnz);
-  EXPECT_NEAR(distributed.cond_entropy, single.cond_entropy, 1e-12 * single.cond_entropy);
-  EXPECT_NEAR(distributed.tdcone, single.tdcone, 1e-12 * single.tdcone);
+  ASSERT_EQ(distributed.subsets.size(), single.subsets.size());
+  for (std::size_t s = 0; s < single.subsets.size(); ++s)
+    expect_same_scores(distributed.subsets[s], single.subsets[s], "subset " + std::to_string(s));
   ASSERT_EQ(distributed.pair_tdcone.size(), expected_lines);
   for (std::size_t i = 0; i < expected_lines; ++i) {
     if (std::isnan(single.pair_tdcone[i])) {
@@ -84,13 +113,14 @@ void expect_rank_count_invariant(const std::vector<std::string>& inputs, const t
     }
   }
   EXPECT_EQ(distributed.ranks, single.ranks);
+  EXPECT_EQ(distributed.masks, single.masks);
   std::vector<std::uint64_t> sorted = single.ranks;  // ranks are a permutation of 1..N
   std::sort(sorted.begin(), sorted.end());
   for (std::size_t i = 0; i < sorted.size(); ++i) ASSERT_EQ(sorted[i], i + 1);
 }
 
 class ScorePipelineTest : public ::testing::Test {
- protected:
+ public:
   void SetUp() override {
     bmpi::communicator world;
     dir_ = fs::temp_directory_path() / "tdcone_pipeline_test";
@@ -121,22 +151,23 @@ class ScorePipelineTest : public ::testing::Test {
     world.barrier();
     return path;
   }
-  text::ReadOptions tsv_options() const {
-    text::ReadOptions o;
-    o.fields.score_col = 3;
-    o.fields.id_col = 4;
+  static cli::CorpusOptions tsv(std::vector<std::string> inputs) {
+    cli::CorpusOptions o;
+    o.inputs = std::move(inputs);
+    o.score_col = 3;
+    o.id_col = 4;
     return o;
   }
   fs::path dir_;
 };
 
 TEST_F(ScorePipelineTest, PlainTsv) {
-  expect_rank_count_invariant({synth("plain.tsv", 5000, false)}, tsv_options(), 5000);
+  expect_rank_count_invariant(tsv({synth("plain.tsv", 5000, false)}), 5000);
 }
 
 TEST_F(ScorePipelineTest, MultiFrameZstd) {
   // ~11 MB of text: several 1 MiB frames, so ranks split the file.
-  expect_rank_count_invariant({synth("big.tsv.zst", 60000, true)}, tsv_options(), 60000);
+  expect_rank_count_invariant(tsv({synth("big.tsv.zst", 60000, true)}), 60000);
 }
 
 TEST_F(ScorePipelineTest, SeveralFilesAndGlobs) {
@@ -145,8 +176,8 @@ TEST_F(ScorePipelineTest, SeveralFilesAndGlobs) {
   bmpi::communicator world;
   if (world.rank() == 0) std::ofstream(dir_ / "part-c-empty.tsv");
   world.barrier();
-  expect_rank_count_invariant({(dir_ / "part-*.tsv").string(), b}, tsv_options(), 4000);  // a, empty c, then b
-  expect_rank_count_invariant({a, (dir_ / "part-c-empty.tsv").string(), b}, tsv_options(), 4000);
+  expect_rank_count_invariant(tsv({(dir_ / "part-*.tsv").string(), b}), 4000);  // a, empty c, then b
+  expect_rank_count_invariant(tsv({a, (dir_ / "part-c-empty.tsv").string(), b}), 4000);
 }
 
 TEST_F(ScorePipelineTest, Jsonl) {
@@ -174,9 +205,128 @@ TEST_F(ScorePipelineTest, Jsonl) {
     }
   }
   world.barrier();
-  text::ReadOptions o;
-  o.fields.format = io::Format::jsonl;
-  expect_rank_count_invariant({jsonl}, o, 3000);
+  cli::CorpusOptions o;
+  o.inputs = {jsonl};
+  o.format = "jsonl";
+  expect_rank_count_invariant(o, 3000);
+}
+
+class SubsetTest : public ScorePipelineTest {
+ public:
+  void SetUp() override {
+    ScorePipelineTest::SetUp();
+    corpus_ = synth("corpus.tsv", 12000, false);
+    bmpi::communicator world;
+    if (world.rank() == 0) {  // a reference from another seed: other pairs, mostly the same words
+      synth::SynthOptions o;
+      o.pairs = 400;
+      o.seed = 99;
+      o.vocabulary = 3000;
+      o.junk_fraction = 0;
+      synth::write_corpus(o, (dir_ / "reference.tsv").string());
+    }
+    world.barrier();
+    reference_.reference = (dir_ / "reference.tsv").string();
+  }
+
+  // Rank 0 writes the corpus lines i with keep(i) to `name`; everyone waits.
+  std::string write_subset(const std::string& name, const std::function<bool(std::size_t)>& keep) {
+    bmpi::communicator world;
+    const auto path = (dir_ / name).string();
+    if (world.rank() == 0) {
+      std::ifstream in(corpus_);
+      std::ofstream out(path);
+      std::size_t i = 0;
+      for (std::string line; std::getline(in, line); ++i)
+        if (keep(i)) out << line << "\n";
+    }
+    world.barrier();
+    return path;
+  }
+
+  // The score column of every line (NaN when it is not a number), on rank 0.
+  std::vector<double> scores_of_lines() const {
+    std::vector<double> scores;
+    std::ifstream in(corpus_);
+    for (std::string line; std::getline(in, line);) {
+      std::vector<std::string> f;
+      std::size_t at = 0;
+      for (std::size_t tab; (tab = line.find('\t', at)) != std::string::npos; at = tab + 1) f.push_back(line.substr(at, tab - at));
+      f.push_back(line.substr(at));
+      char* end = nullptr;
+      const double v = f.size() > 2 ? std::strtod(f[2].c_str(), &end) : 0;
+      scores.push_back(f.size() > 2 && end && *end == 0 && !f[2].empty() ? v : std::nan(""));
+    }
+    return scores;
+  }
+
+  std::string corpus_;
+  cli::ReferenceOptions reference_;
+};
+
+TEST_F(SubsetTest, ReferenceShardsAndSweepsAreRankCountInvariant) {
+  Subsets shards;
+  shards.shards = 3;
+  expect_rank_count_invariant(tsv({corpus_}), 12000, shards, reference_);
+  Subsets sweep;
+  sweep.thresholds = {0.3, 0.5, 0.7};
+  expect_rank_count_invariant(tsv({corpus_}), 12000, sweep, reference_);
+  sweep.sample = 700;
+  expect_rank_count_invariant(tsv({corpus_}), 12000, sweep, reference_);
+}
+
+// Each sweep row equals a separate score of the corpus filtered to that subset.
+void expect_sweep_rows_equal_filtered_runs(SubsetTest& test, std::uint64_t sample) {
+  bmpi::communicator world;
+  Subsets sweep;
+  sweep.thresholds = {0.7, 0.4, 0.55};  // any order
+  sweep.sample = sample;
+  const Result swept = score(world, test.tsv({test.corpus_}), sweep, test.reference_);
+  std::vector<std::uint64_t> masks = swept.masks;
+  bmpi::broadcast(world, masks, 0);
+  std::vector<double> line_scores;
+  if (world.rank() == 0) line_scores = test.scores_of_lines();
+  for (std::size_t t = 0; t < sweep.thresholds.size(); ++t) {
+    if (world.rank() == 0) {
+      std::uint64_t members = 0, eligible = 0;
+      for (std::size_t i = 0; i < masks.size(); ++i) {
+        const bool in = masks[i] >> t & 1u, above = line_scores[i] >= sweep.thresholds[t];
+        members += in;
+        eligible += above;
+        if (sample == 0) EXPECT_EQ(in, above) << "line " << i;
+        if (in) EXPECT_TRUE(above) << "sampled line " << i << " is below the threshold";
+      }
+      EXPECT_EQ(members, sample == 0 ? eligible : std::min(sample, eligible));
+    }
+    const auto file = test.write_subset("sweep-" + std::to_string(t) + ".tsv",
+                                        [&](std::size_t i) { return (masks[i] >> t & 1u) != 0; });
+    const Result alone = score(world, test.tsv({file}), {}, test.reference_);
+    if (world.rank() == 0) expect_same_scores(swept.subsets[1 + t], alone.subsets[0], "threshold " + std::to_string(t));
+  }
+}
+
+TEST_F(SubsetTest, SweepRowsEqualScoresOfFilteredCorpora) { expect_sweep_rows_equal_filtered_runs(*this, 0); }
+
+TEST_F(SubsetTest, SampledSweepRowsEqualScoresOfTheSamples) { expect_sweep_rows_equal_filtered_runs(*this, 900); }
+
+TEST_F(SubsetTest, ShardRowsEqualScoresOfShardFiles) {
+  bmpi::communicator world;
+  for (auto by : {entropy::ShardBy::hash, entropy::ShardBy::block}) {
+    Subsets shards;
+    shards.shards = 4;
+    shards.shard_by = by;
+    const Result sharded = score(world, tsv({corpus_}), shards, reference_);
+    std::vector<std::uint32_t> groups = sharded.groups;
+    bmpi::broadcast(world, groups, 0);
+    for (std::uint32_t k = 0; k < 4; ++k) {
+      const auto file = write_subset("shard-" + std::to_string(k) + ".tsv", [&](std::size_t i) { return groups[i] == k; });
+      const Result alone = score(world, tsv({file}), {}, reference_);
+      if (world.rank() == 0) expect_same_scores(sharded.subsets[1 + k], alone.subsets[0], "shard " + std::to_string(k));
+    }
+    if (world.rank() == 0 && by == entropy::ShardBy::block)
+      for (std::size_t i = 0; i < groups.size(); ++i)
+        if (groups[i] != entropy::kNoGroup) ASSERT_EQ(groups[i], i * 4 / groups.size());
+  }
 }
 
 }  // namespace

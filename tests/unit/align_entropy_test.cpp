@@ -5,14 +5,9 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <map>
-#include <sstream>
 
-#include "tdcone/align/count_matrix.hpp"
 #include "tdcone/align/embeddings.hpp"
-#include "tdcone/entropy/tdcone.hpp"
-#include "tdcone/mpi/global_vocabulary.hpp"
-#include "tdcone/mpi/partitioned_matrix.hpp"
+#include "tiny_corpus.hpp"
 
 namespace tdcone {
 namespace {
@@ -20,58 +15,7 @@ namespace {
 using align::AlignMode;
 using text::WordId;
 
-// A tiny corpus of whitespace-separated pairs, aligned the way `score` does.
-class Corpus {
- public:
-  explicit Corpus(AlignMode mode, const align::EmbeddingTable* embeddings = nullptr) : aligner_(mode, embeddings) {}
-
-  std::vector<WordId> types(const std::string& sentence) {
-    std::istringstream words(sentence);
-    std::vector<WordId> ids;
-    for (std::string w; words >> w;) ids.push_back(vocabulary.intern(w));
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return ids;
-  }
-
-  /// Adds the pair and returns its own TD-CONE.
-  double add(const std::string& x, const std::string& y) {
-    const auto xs = types(x), ys = types(y);
-    aligner_.align(xs, ys, pair);
-    matrix.add(pair);
-    sides.resize(vocabulary.size(), 0);
-    for (auto w : xs) sides[w] |= mpi::corpus_input;
-    for (auto w : ys) sides[w] |= mpi::corpus_output;
-    return entropy::pair_tdcone(pair, ys.size());
-  }
-
-  /// The corpus figures through the distributed path, on one rank.
-  mpi::CorpusEntropy corpus(std::uint64_t* vy_out = nullptr) {
-    sides.resize(vocabulary.size(), 0);
-    const auto global = mpi::build_global_vocabulary(MPI_COMM_SELF, vocabulary, sides);
-    const auto reduced = mpi::PartitionedMatrix::reduce(MPI_COMM_SELF, matrix, global);
-    const auto vy = global.count(mpi::corpus_output);
-    if (vy_out) *vy_out = vy;
-    return mpi::corpus_entropy(MPI_COMM_SELF, reduced, vy);
-  }
-
-  /// M as "x>y" -> weight, with NULL written as "NULL".
-  std::map<std::string, double> cells() const {
-    std::map<std::string, double> out;
-    auto name = [&](WordId w) { return w == text::kNullWord ? std::string("NULL") : vocabulary.word(w); };
-    for (const auto& [key, weight] : matrix.cells())
-      out[name(align::LocalCountMatrix::row_of(key)) + ">" + name(align::LocalCountMatrix::column_of(key))] = weight;
-    return out;
-  }
-
-  text::Vocabulary vocabulary;
-  align::LocalCountMatrix matrix;
-  align::PairMatrix pair;
-  std::vector<std::uint8_t> sides;
-
- private:
-  align::PairAligner aligner_;
-};
+using Corpus = testing::TinyCorpus;
 
 const double kLn2 = std::log(2.0), kLn3 = std::log(3.0);
 
@@ -90,9 +34,8 @@ TEST(AlignTest, WorkedExampleCorpusAndPairValues) {
   EXPECT_NEAR(uniform.add("a b c", "a d"), 0.4206198, 5e-8);
   uniform.add("a b", "a b e");
   uniform.add("a b", "a");
-  std::uint64_t vy = 0;
-  const auto u = uniform.corpus(&vy);
-  EXPECT_EQ(vy, 4u);
+  const auto u = uniform.score();
+  EXPECT_EQ(u.output_types, 4u);
   EXPECT_DOUBLE_EQ(u.total, 8.0);
   EXPECT_NEAR(u.cond_entropy, 0.4659200, 5e-8);
   EXPECT_NEAR(u.tdcone, 0.2894924, 5e-8);
@@ -102,7 +45,7 @@ TEST(AlignTest, WorkedExampleCorpusAndPairValues) {
   EXPECT_DOUBLE_EQ(by_embedding.add("a b c", "a d"), 0.0);
   by_embedding.add("a b", "a b e");
   by_embedding.add("a b", "a");
-  EXPECT_NEAR(by_embedding.corpus().tdcone, 0.2559773, 5e-8);
+  EXPECT_NEAR(by_embedding.score().tdcone, 0.2559773, 5e-8);
 }
 
 TEST(AlignTest, SharedWordsAlignToThemselves) {
@@ -214,7 +157,7 @@ TEST(AlignTest, DirectionMatters) {
   Corpus forward(AlignMode::uniform), backward(AlignMode::uniform);
   forward.add("a b c", "a d");
   backward.add("a d", "a b c");
-  EXPECT_NE(forward.corpus().tdcone, backward.corpus().tdcone);
+  EXPECT_NE(forward.score().tdcone, backward.score().tdcone);
 }
 
 }  // namespace

@@ -38,10 +38,39 @@ struct OutputOptions {
   h5::Compression compression_kind() const;
 };
 
-struct ScoreOptions {
-  CorpusOptions corpus;
+/// How pairs are aligned (SPEC §3).
+struct AlignOptions {
   std::string align = "uniform";
   std::string embeddings;
+
+  void add_to(OptionSet& options);
+};
+
+/// The reference set of TD-CONE_REL (SPEC §4); read with the corpus options.
+struct ReferenceOptions {
+  std::string reference;
+  double rel_lambda = 0.1;
+
+  void add_to(OptionSet& options);
+};
+
+struct ScoreOptions {
+  CorpusOptions corpus;
+  AlignOptions align;
+  ReferenceOptions reference;
+  std::size_t shards = 0;
+  std::string shard_by = "hash";
+  std::uint64_t seed = 1;
+  OutputOptions output;
+};
+
+struct SweepOptions {
+  CorpusOptions corpus;
+  AlignOptions align;
+  ReferenceOptions reference;
+  std::vector<double> thresholds;
+  std::uint64_t sample = 0;
+  std::uint64_t seed = 1;
   OutputOptions output;
 };
 
@@ -63,11 +92,13 @@ struct SynthOptionsCli {
 };
 
 void add_score_options(OptionSet& options, ScoreOptions& score);
+void add_sweep_options(OptionSet& options, SweepOptions& sweep);
 void add_export_options(OptionSet& options, ExportOptions& export_options);
 void add_synth_options(OptionSet& options, SynthOptionsCli& synth);
 
 /// Each returns the process exit status. `config_toml` is the effective configuration.
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml);
+int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options, const std::string& config_toml);
 int run_export(const boost::mpi::communicator& comm, const ExportOptions& options);
 int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& options);
 

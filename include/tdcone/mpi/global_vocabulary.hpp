@@ -2,8 +2,8 @@
 // Global word ids shared by all ranks, without any rank holding all words.
 #include <mpi.h>
 
-#include <array>
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -11,13 +11,28 @@
 
 namespace tdcone::mpi {
 
-/// Bits saying where a word was seen (the counts of §3 need the corpus sides;
-/// a reference set adds its own sides).
-enum WordSide : std::uint8_t {
-  corpus_input = 1,
-  corpus_output = 2,
-  reference_input = 4,
-  reference_output = 8,
+/// Per local word, a fixed-width bitset saying where the word was seen. The
+/// owner of a word ORs the marks of all ranks, so counts of distinct words
+/// with given marks (|V_y| of a subset, of a subset ∪ reference) need no
+/// traffic per matrix cell.
+class WordMarks {
+ public:
+  // Fixed bits; bit group_output(g) marks an output word of pair group g.
+  static constexpr unsigned corpus_input = 0, corpus_output = 1, reference_input = 2, reference_output = 3;
+  static constexpr unsigned group_output(std::size_t group) { return 4 + static_cast<unsigned>(group); }
+
+  WordMarks(std::size_t words, std::size_t groups) : width_((4 + groups + 63) / 64), bits_(words * width_, 0) {}
+
+  void resize(std::size_t words) { bits_.resize(words * width_, 0); }
+  void set(text::WordId word, unsigned bit) { bits_[word * width_ + bit / 64] |= std::uint64_t{1} << (bit % 64); }
+  std::size_t width() const { return width_; }
+  std::span<const std::uint64_t> of(text::WordId word) const { return {bits_.data() + word * width_, width_}; }
+
+  static bool test(std::span<const std::uint64_t> marks, unsigned bit) { return (marks[bit / 64] >> (bit % 64)) & 1u; }
+
+ private:
+  std::size_t width_;
+  std::vector<std::uint64_t> bits_;
 };
 
 struct GlobalVocabulary {
@@ -25,17 +40,25 @@ struct GlobalVocabulary {
   std::vector<std::uint32_t> global_id;
   /// Global ids [first_id[r], first_id[r+1]) are owned by rank r; rank 0 also owns NULL (0).
   std::vector<std::uint32_t> first_id;
-  /// Number of distinct words (over all ranks) whose side bits include bit b.
-  std::array<std::uint64_t, 8> words_with_side{};
+  /// Merged marks of the words this rank owns, `mark_width` words each.
+  std::size_t mark_width = 1;
+  std::vector<std::uint64_t> owned_marks;
 
   int owner(std::uint32_t global) const;
-  std::uint64_t count(WordSide side) const;
+  std::size_t owned_count() const { return owned_marks.size() / mark_width; }
+  std::span<const std::uint64_t> marks(std::size_t owned) const {
+    return {owned_marks.data() + owned * mark_width, mark_width};
+  }
+  /// For each of `n` counters, the number of distinct words (all ranks) whose
+  /// marks make `counts(marks, k)` true. Collective.
+  std::vector<std::uint64_t> count(MPI_Comm comm, std::size_t n,
+                                   const std::function<bool(std::span<const std::uint64_t>, std::size_t)>& counts) const;
+  /// Words with one mark bit. Collective.
+  std::uint64_t count(MPI_Comm comm, unsigned bit) const;
 };
 
 /// Words are owned by hash(word) mod n_ranks; each owner numbers the words it
-/// receives. `sides[id]` are the WordSide bits of local word `id`.
-/// Collective.
-GlobalVocabulary build_global_vocabulary(MPI_Comm comm, const text::Vocabulary& local,
-                                         std::span<const std::uint8_t> sides);
+/// receives and merges their marks. Collective.
+GlobalVocabulary build_global_vocabulary(MPI_Comm comm, const text::Vocabulary& local, const WordMarks& marks);
 
 }  // namespace tdcone::mpi

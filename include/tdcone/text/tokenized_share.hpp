@@ -52,11 +52,14 @@ struct TokenizedShare {
   // its output at [type_start[2i+1], type_start[2i+2]).
   std::vector<std::uint64_t> type_start{0};
   std::vector<WordId> types;
-  Vocabulary vocabulary;
+  // (first local pair, input file index) of every segment read, in order.
+  std::vector<std::pair<std::size_t, std::size_t>> file_starts;
   std::uint64_t bad_count = 0;     // on this rank
   std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
 
   std::size_t size() const { return flags.size(); }
+  /// Index of the input file of local pair i.
+  std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
   std::span<const WordId> tgt_types(std::size_t i) const { return span(2 * i + 1); }
 
@@ -67,10 +70,12 @@ struct TokenizedShare {
 };
 
 /// Reads, parses and tokenizes this rank's share of `files` (io::plan_share),
-/// numbering pairs globally. `on_progress(lines, fraction)` is called now and then.
+/// numbering pairs globally and interning words into `vocabulary` (shared by
+/// a corpus and its reference so that their word ids agree).
+/// `on_progress(lines, fraction)` is called now and then.
 /// Collective (exchanges line counts).
 TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
-                          const ReadOptions& options,
+                          const ReadOptions& options, Vocabulary& vocabulary,
                           const std::function<void(std::uint64_t, double)>& on_progress = {});
 
 /// The first kReportedBadLines bad lines over all ranks, by pair_id (every rank gets them). Collective.

@@ -1,0 +1,150 @@
+#include "tdcone/entropy/pair_groups.hpp"
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/serialization/vector.hpp>
+#include <xxhash.h>
+
+#include <algorithm>
+
+#include "tdcone/error.hpp"
+
+namespace tdcone::entropy {
+
+namespace {
+
+bool scored(const text::TokenizedShare& share, std::size_t i) { return !(share.flags[i] & text::bad_line); }
+
+std::uint64_t pair_hash(std::uint64_t pair_id, std::uint64_t seed) { return XXH3_64bits_withSeed(&pair_id, 8, seed); }
+
+}  // namespace
+
+PairGroups corpus_groups(const text::TokenizedShare& share) {
+  PairGroups groups;
+  groups.subsets_of_group = {{0}};
+  groups.group_of_pair.resize(share.size());
+  for (std::size_t i = 0; i < share.size(); ++i) groups.group_of_pair[i] = scored(share, i) ? 0 : kNoGroup;
+  return groups;
+}
+
+std::vector<std::uint32_t> assign_shards(const text::TokenizedShare& share, std::size_t shards, ShardBy by,
+                                         std::uint64_t seed) {
+  if (shards == 0) throw UsageError("--shards must be at least 1");
+  std::vector<std::uint32_t> shard_of_pair(share.size());
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    const std::uint64_t pair_id = share.first_pair_id + i;
+    std::uint64_t shard = 0;
+    switch (by) {
+      case ShardBy::hash: shard = pair_hash(pair_id, seed) % shards; break;
+      case ShardBy::file: shard = share.file_of(i) % shards; break;
+      case ShardBy::block:
+        shard = static_cast<std::uint64_t>(static_cast<unsigned __int128>(pair_id) * shards / share.total_lines);
+        break;
+    }
+    shard_of_pair[i] = static_cast<std::uint32_t>(shard);
+  }
+  return shard_of_pair;
+}
+
+PairGroups shard_groups(const text::TokenizedShare& share, const std::vector<std::uint32_t>& shard_of_pair,
+                        std::size_t shards) {
+  PairGroups groups;
+  groups.subset_count = 1 + shards;
+  for (std::uint32_t k = 0; k < shards; ++k) groups.subsets_of_group.push_back({0, 1 + k});
+  groups.group_of_pair.resize(share.size());
+  for (std::size_t i = 0; i < share.size(); ++i) groups.group_of_pair[i] = scored(share, i) ? shard_of_pair[i] : kNoGroup;
+  return groups;
+}
+
+namespace {
+
+using Key = unsigned __int128;  // (hash, pair_id): unique, so a sample has exactly the asked size
+
+// The smallest key c such that `sample` keys of each over-full subset are <= c;
+// all keys for subsets no larger than the sample. Binary search with global counts.
+std::vector<Key> sample_cuts(const boost::mpi::communicator& comm, std::vector<std::vector<Key>>& keys,
+                             std::uint64_t sample, std::vector<std::uint64_t>& sizes) {
+  const std::size_t n = keys.size();
+  std::vector<Key> lo(n, 0), hi(n, ~Key{0});
+  for (auto& k : keys) std::sort(k.begin(), k.end());
+  for (int step = 0; step < 128; ++step) {  // fixed count: every rank takes part in every round
+    std::vector<std::uint64_t> below(n, 0), total(n, 0);
+    for (std::size_t t = 0; t < n; ++t) {
+      const Key mid = lo[t] + (hi[t] - lo[t]) / 2;
+      below[t] = std::upper_bound(keys[t].begin(), keys[t].end(), mid) - keys[t].begin();
+    }
+    boost::mpi::all_reduce(comm, below.data(), static_cast<int>(n), total.data(), std::plus<std::uint64_t>());
+    for (std::size_t t = 0; t < n; ++t) {
+      const Key mid = lo[t] + (hi[t] - lo[t]) / 2;
+      if (lo[t] == hi[t]) continue;
+      if (total[t] >= sample) hi[t] = mid; else lo[t] = mid + 1;
+    }
+  }
+  for (std::size_t t = 0; t < n; ++t)
+    if (sizes[t] <= sample) lo[t] = ~Key{0};
+  return lo;
+}
+
+}  // namespace
+
+ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
+                                 const std::vector<double>& thresholds, std::uint64_t sample, std::uint64_t seed) {
+  if (thresholds.empty() || thresholds.size() > 64) throw UsageError("--thresholds takes 1 to 64 values");
+  if (share.scores.size() != share.size()) throw UsageError("a sweep needs a score column (--score-col or --score-field)");
+  const std::size_t n = thresholds.size();
+  ThresholdGroups result;
+  result.mask_of_pair.assign(share.size(), 0);
+
+  std::vector<std::vector<Key>> keys(n);
+  std::vector<std::uint64_t> local_sizes(n, 0);
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    if (!scored(share, i)) continue;
+    const std::uint64_t pair_id = share.first_pair_id + i;
+    const Key key = (Key{pair_hash(pair_id, seed)} << 64) | pair_id;
+    for (std::size_t t = 0; t < n; ++t)
+      if (share.scores[i] >= thresholds[t]) {
+        ++local_sizes[t];
+        if (sample > 0) keys[t].push_back(key);
+      }
+  }
+  result.subset_size.resize(n);
+  boost::mpi::all_reduce(comm, local_sizes.data(), static_cast<int>(n), result.subset_size.data(),
+                         std::plus<std::uint64_t>());
+  std::vector<Key> cut(n, ~Key{0});
+  if (sample > 0) cut = sample_cuts(comm, keys, sample, result.subset_size);
+
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    if (!scored(share, i)) continue;
+    const std::uint64_t pair_id = share.first_pair_id + i;
+    const Key key = (Key{pair_hash(pair_id, seed)} << 64) | pair_id;
+    for (std::size_t t = 0; t < n; ++t)
+      if (share.scores[i] >= thresholds[t] && key <= cut[t]) result.mask_of_pair[i] |= std::uint64_t{1} << t;
+  }
+
+  // Groups are the distinct masks over all ranks, numbered in sorted order.
+  std::vector<std::uint64_t> mine(result.mask_of_pair);
+  std::sort(mine.begin(), mine.end());
+  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+  std::vector<std::vector<std::uint64_t>> all;
+  boost::mpi::all_gather(comm, mine, all);
+  std::vector<std::uint64_t> masks;
+  for (auto& m : all) masks.insert(masks.end(), m.begin(), m.end());
+  std::sort(masks.begin(), masks.end());
+  masks.erase(std::unique(masks.begin(), masks.end()), masks.end());
+
+  PairGroups& groups = result.groups;
+  groups.subset_count = 1 + n;
+  for (std::uint64_t mask : masks) {
+    std::vector<std::uint32_t> subsets{0};
+    for (std::uint32_t t = 0; t < n; ++t)
+      if (mask >> t & 1u) subsets.push_back(1 + t);
+    groups.subsets_of_group.push_back(std::move(subsets));
+  }
+  groups.group_of_pair.resize(share.size());
+  for (std::size_t i = 0; i < share.size(); ++i)
+    groups.group_of_pair[i] =
+        scored(share, i) ? static_cast<std::uint32_t>(std::lower_bound(masks.begin(), masks.end(), result.mask_of_pair[i]) - masks.begin())
+                         : kNoGroup;
+  return result;
+}
+
+}  // namespace tdcone::entropy
