@@ -98,7 +98,8 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
 
 void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
   o.add("pairs", s.pairs, "Number of lines")->check(CLI::PositiveNumber);
-  o.add("seed", s.seed, "Random seed: same seed, same corpus");
+  o.add("first-pair", s.first_pair, "Start at this line of the seed's corpus: a held-out reference is --first-pair N with N beyond the corpus");
+  o.add("seed", s.seed, "Random seed: same seed, same corpus (and vocabulary)");
   o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary")->check(CLI::Range(100u, 10000000u));
   o.add("junk-fraction", s.junk_fraction, "Fraction of junk lines (empty sides, over-long, malformed)")->check(CLI::Range(0.0, 1.0));
   o.add("output", s.output, "File to write ('-' = standard output; a name ending in .zst writes multi-frame zstd)")->required();

@@ -1,4 +1,6 @@
 // tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL and shards (SPEC §3-5, §8).
+#include <cstdio>
+
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/cli/progress.hpp"
 #include "tdcone/cli/tables.hpp"
@@ -13,6 +15,20 @@ entropy::ShardBy shard_by(const std::string& name) {
   if (name == "file") return entropy::ShardBy::file;
   if (name == "block") return entropy::ShardBy::block;
   return entropy::ShardBy::hash;
+}
+
+// The shard table, the lowest TD-CONE_REL marked: the shard that best covers the reference.
+void print_shards(const JobScores& scores, std::size_t shards, bool with_reference) {
+  std::size_t best = 1;
+  for (std::size_t k = 1; k <= shards; ++k)
+    if (scores.subsets[k].tdcone_rel < scores.subsets[best].tdcone_rel) best = k;
+  std::printf("  %-6s %10s %10s%s\n", "shard", "n_pairs", "tdcone", with_reference ? "  tdcone_rel" : "");
+  for (std::size_t k = 1; k <= shards; ++k) {
+    const auto& s = scores.subsets[k];
+    std::printf("  %-6zu %10llu %10.7f", k - 1, (unsigned long long)s.n_pairs, s.tdcone);
+    if (with_reference) std::printf("  %10.7f%s", s.tdcone_rel, k == best ? "  <- lowest TD-CONE_REL" : "");
+    std::printf("\n");
+  }
 }
 
 }  // namespace
@@ -56,6 +72,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
     file.commit();
   });
   print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.elapsed_seconds());
+  if (comm.rank() == 0 && shards > 0) print_shards(scores, shards, with_reference);
   return 0;
 }
 

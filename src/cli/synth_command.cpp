@@ -14,6 +14,7 @@ int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& optio
     if (options.output != "-") h5::check_output_target(options.output, options.force);
     synth::SynthOptions s;
     s.pairs = options.pairs;
+    s.first_pair = options.first_pair;
     s.seed = options.seed;
     s.vocabulary = options.vocabulary;
     s.junk_fraction = options.junk_fraction;

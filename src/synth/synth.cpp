@@ -378,7 +378,7 @@ void write_corpus(const SynthOptions& options, const std::string& path) {
   Output output(path, options.zstd, options.zstd_level);
   std::string buffer;
   buffer.reserve(2 * kFrameBytes);
-  for (std::uint64_t index = 0; index < options.pairs; ++index) {
+  for (std::uint64_t index = options.first_pair; index < options.first_pair + options.pairs; ++index) {
     pairs.append_line(index, buffer);
     if (buffer.size() >= kFrameBytes) output.consume(buffer);
   }

@@ -40,3 +40,16 @@ with h5py.File(sys.argv[2], "r") as f:
     assert list(np.bincount(shard[scored], minlength=5)) == list(s["n_pairs"][()])
 print("ok: /sweep and /shards tables are consistent")
 PY
+
+# Plots of both tables are real PNG pictures.
+"$PY" "$HERE/../../scripts/plot.py" "$WORK/sweep-2.h5" "$WORK/sweep.png" >/dev/null
+"$PY" "$HERE/../../scripts/plot.py" "$WORK/shards-2.h5" "$WORK/shards.png" >/dev/null
+for png in sweep shards; do
+  [ "$(head -c 8 "$WORK/$png.png" | od -An -tx1 | tr -d ' \n')" = "89504e470d0a1a0a" ] || fail "$png.png is not a PNG"
+done
+
+echo "ok: plots"
+
+# A sweep needs a score column.
+expect_failure 2 "needs a score" -- "$TDCONE" sweep --input "$WORK/reference.tsv" --thresholds 0.5 --output "$WORK/noscore.h5"
+echo "ok: sweep without scores is refused"

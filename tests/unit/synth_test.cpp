@@ -121,6 +121,15 @@ TEST_F(SynthTest, FirstLinesDoNotDependOnTheLineCount) {
   EXPECT_EQ(many.substr(0, few.size()), few);
 }
 
+TEST_F(SynthTest, FirstPairContinuesTheSameCorpus) {
+  const auto whole = lines_of(write(small(1000), "whole.tsv"));
+  SynthOptions tail = small(300);
+  tail.first_pair = 700;
+  const auto held_out = lines_of(write(tail, "tail.tsv"));
+  ASSERT_EQ(held_out.size(), 300u);
+  EXPECT_TRUE(std::equal(held_out.begin(), held_out.end(), whole.begin() + 700));
+}
+
 TEST_F(SynthTest, OneLinePerPairWithFourColumns) {
   SynthOptions options = small(5000, 42);
   options.junk_fraction = 0;

@@ -84,6 +84,7 @@ struct ExportOptions {
 
 struct SynthOptionsCli {
   std::uint64_t pairs = 100000;
+  std::uint64_t first_pair = 0;
   std::uint64_t seed = 1;
   std::uint32_t vocabulary = 50000;
   double junk_fraction = 0.002;

@@ -7,6 +7,7 @@ namespace tdcone::synth {
 
 struct SynthOptions {
   std::uint64_t pairs = 10000;
+  std::uint64_t first_pair = 0;      // write lines [first_pair, first_pair + pairs): held-out sets of one corpus
   std::uint64_t seed = 1;
   std::uint32_t vocabulary = 50000;  // word types of the Zipfian vocabulary
   double zipf_exponent = 1.07;
