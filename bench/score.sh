@@ -3,15 +3,9 @@
 # Prints one JSON object: synth time, then score wall time and peak RSS per
 # rank for 1 and 2 ranks, and the speedup. Usage: bench/score.sh [PAIRS]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/common.sh"
 pairs=${1:-2800000}
-tdcone=${TDCONE:-$root/build/tdcone}
-work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tdcone-bench.XXXXXX")}
-trap '[ -n "${BENCH_DIR:-}" ] || rm -rf "$work"' EXIT
-[ -x "$tdcone" ] || bash "$root/scripts/build.sh" >&2
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
-now() { date +%s.%N; }
 corpus="$work/corpus.tsv"
 t0=$(now)
 "$tdcone" synth --pairs "$pairs" --seed 1 --output "$corpus" --force 2>/dev/null

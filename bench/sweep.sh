@@ -3,14 +3,9 @@
 # (issue: a 6-threshold sweep with a reference takes at most 1.5x the score).
 # Prints one JSON object. Usage: bench/sweep.sh [PAIRS] [RANKS]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
+source "$(dirname "$0")/common.sh"
 pairs=${1:-2800000}
 ranks=${2:-2}
-tdcone=${TDCONE:-$root/build/tdcone}
-work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tdcone-bench.XXXXXX")}
-trap '[ -n "${BENCH_DIR:-}" ] || rm -rf "$work"' EXIT
-[ -x "$tdcone" ] || bash "$root/scripts/build.sh" >&2
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 corpus="$work/corpus.tsv"
 reference="$work/reference.tsv"
@@ -22,10 +17,10 @@ thresholds=0.4,0.5,0.6,0.7,0.75,0.8
 timed() {  # label, tdcone arguments... -> seconds
   local label=$1; shift
   local start end
-  start=$(date +%s.%N)
+  start=$(now)
   mpirun -n "$ranks" --oversubscribe --bind-to none "$tdcone" "$@" --output "$work/$label.h5" --force \
     >"$work/$label.log" 2>&1 || { cat "$work/$label.log" >&2; exit 1; }
-  end=$(date +%s.%N)
+  end=$(now)
   echo "$end - $start" | bc
 }
 

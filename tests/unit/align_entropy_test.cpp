@@ -15,7 +15,7 @@ namespace {
 using align::AlignMode;
 using text::WordId;
 
-using Corpus = testing::TinyCorpus;
+using Corpus = test_support::TinyCorpus;
 
 const double kLn2 = std::log(2.0), kLn3 = std::log(3.0);
 

@@ -14,40 +14,19 @@
 #include <vector>
 
 #include "tdcone/error.hpp"
+#include "temp_files.hpp"
 
 namespace tdcone::io {
 namespace {
 
 namespace fs = std::filesystem;
 
-class TempDir {
- public:
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path_ = fs::temp_directory_path() / ("tdcone_io_input_files_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::create_directories(path_);
-  }
-  ~TempDir() { fs::remove_all(path_); }
-  std::string path(const std::string& name) const { return (path_ / name).string(); }
-  std::string write(const std::string& name, const std::string& bytes) const {
-    std::ofstream(path(name), std::ios::binary) << bytes;
-    return path(name);
-  }
+using test_support::zstd_frame;
 
- private:
-  fs::path path_;
+// A scratch directory of this test file.
+struct TempDir : test_support::TempDir {
+  TempDir() : test_support::TempDir("tdcone_io_input_files") {}
 };
-
-std::string zstd_frame(std::string_view chunk, bool checksum) {
-  ZSTD_CCtx* cctx = ZSTD_createCCtx();
-  ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, checksum ? 1 : 0);
-  std::string out(ZSTD_compressBound(chunk.size()), '\0');
-  const std::size_t n = ZSTD_compress2(cctx, out.data(), out.size(), chunk.data(), chunk.size());
-  ZSTD_freeCCtx(cctx);
-  EXPECT_FALSE(ZSTD_isError(n));
-  out.resize(n);
-  return out;
-}
 
 // A frame from the streaming API without a pledged size: no Frame_Content_Size.
 std::string zstd_stream_frame(std::string_view chunk) {

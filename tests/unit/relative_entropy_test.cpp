@@ -9,7 +9,7 @@
 namespace tdcone {
 namespace {
 
-using RelativeEntropy = testing::TinyCorpus;  // add() = Q, add_reference() = P
+using RelativeEntropy = test_support::TinyCorpus;  // add() = Q, add_reference() = P
 
 TEST(RelativeEntropyTest, WorkedExampleOfTheSpec) {
   RelativeEntropy r;

@@ -14,7 +14,7 @@
 #include "tdcone/entropy/subset_scores.hpp"
 #include "tdcone/entropy/tdcone.hpp"
 
-namespace tdcone::testing {
+namespace tdcone::test_support {
 
 class TinyCorpus {
  public:
@@ -84,4 +84,4 @@ class TinyCorpus {
   bool has_reference_ = false;
 };
 
-}  // namespace tdcone::testing
+}  // namespace tdcone::test_support
