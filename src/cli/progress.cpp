@@ -7,9 +7,7 @@ namespace tdcone::cli {
 using Clock = std::chrono::steady_clock;
 
 Progress::Progress(bool enabled, std::string phase, std::string unit)
-    : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)), start_(Clock::now()), last_print_(start_) {}
-
-double Progress::elapsed_seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
+    : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)), last_print_(Clock::now()) {}
 
 void Progress::update(std::uint64_t done, double fraction) {
   if (!enabled_) return;

@@ -34,7 +34,7 @@ void print_shards(const JobScores& scores, std::size_t shards, bool with_referen
 }  // namespace
 
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml) {
-  const Progress clock(false, "score", "");
+  const Stopwatch clock;
   const CorpusJob job = read_corpus_job(comm, options.corpus, options.reference, options.output);
   std::size_t shards = options.shards;
   if (options.shard_by == "file" && shards == 0) shards = job.files.size();
@@ -71,7 +71,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
     }
     file.commit();
   });
-  print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.elapsed_seconds());
+  print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.seconds());
   if (comm.rank() == 0 && shards > 0) print_shards(scores, shards, with_reference);
   return 0;
 }

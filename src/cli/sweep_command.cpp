@@ -8,7 +8,7 @@
 namespace tdcone::cli {
 
 int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options, const std::string& config_toml) {
-  const Progress clock(false, "sweep", "");
+  const Stopwatch clock;
   if (!options.corpus.read_options().fields.has_score())
     mpi::fail_everywhere("tdcone sweep needs a score: give --score-col (TSV) or --score-field (JSONL)", 2);
   const CorpusJob job = read_corpus_job(comm, options.corpus, options.reference, options.output);
@@ -36,7 +36,7 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
     table.scores(scores.subsets, 1, n, with_reference);
     file.commit();
   });
-  print_summary(comm, "sweep", options.output.output, job.counts, scores, with_reference, clock.elapsed_seconds());
+  print_summary(comm, "sweep", options.output.output, job.counts, scores, with_reference, clock.seconds());
   if (comm.rank() == 0) {
     std::printf("  %-10s %10s %10s %10s%s\n", "threshold", "n_pairs", "n_sampled", "tdcone",
                 with_reference ? "  tdcone_rel" : "");

@@ -4,6 +4,7 @@
 #include <span>
 
 #include "tdcone/entropy/tdcone.hpp"
+#include "tdcone/mpi/exchange.hpp"
 
 namespace tdcone::entropy {
 
@@ -11,18 +12,6 @@ namespace {
 
 using Cell = mpi::PartitionedMatrix::Cell;
 using mpi::WordMarks;
-
-std::vector<double> sum_all(MPI_Comm comm, const std::vector<double>& mine) {
-  std::vector<double> total(mine.size());
-  MPI_Allreduce(mine.data(), total.data(), static_cast<int>(mine.size()), MPI_DOUBLE, MPI_SUM, comm);
-  return total;
-}
-
-std::vector<std::uint64_t> sum_all(MPI_Comm comm, const std::vector<std::uint64_t>& mine) {
-  std::vector<std::uint64_t> total(mine.size());
-  MPI_Allreduce(mine.data(), total.data(), static_cast<int>(mine.size()), MPI_UINT64_T, MPI_SUM, comm);
-  return total;
-}
 
 // Walks the rows owned by this rank, forming for each (row, column) the
 // weight of every subset from the weights of its groups.
@@ -80,7 +69,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   std::vector<std::uint64_t> pairs_per_group(groups.group_count(), 0);
   for (auto g : groups.group_of_pair)
     if (g != kNoGroup) ++pairs_per_group[g];
-  pairs_per_group = sum_all(comm, pairs_per_group);
+  pairs_per_group = mpi::sum_all(comm, pairs_per_group);
   auto is_output_of = [&](std::span<const std::uint64_t> marks, std::size_t s) {
     for (auto g : groups_of_subset[s])
       if (WordMarks::test(marks, WordMarks::group_output(g))) return true;
@@ -97,7 +86,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   if (reference)
     for (std::size_t r = 0; r < reference->row_count(); ++r)
       for (const Cell& c : reference->row(r)) reference_total += c.weight;
-  const double total_p = reference ? sum_all(comm, std::vector<double>{reference_total})[0] : 0.0;
+  const double total_p = reference ? mpi::sum_all(comm, reference_total) : 0.0;
 
   std::vector<double> total(n_subsets, 0.0), weighted_log(n_subsets, 0.0), kl_pq(n_subsets, 0.0),
       kl_pu(n_subsets, 0.0);
@@ -161,12 +150,12 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   }
   for (; p < p_rows; ++p) add_relative_terms(reference->row(p));
 
-  total = sum_all(comm, total);
-  weighted_log = sum_all(comm, weighted_log);
-  nnz = sum_all(comm, nnz);
+  total = mpi::sum_all(comm, total);
+  weighted_log = mpi::sum_all(comm, weighted_log);
+  nnz = mpi::sum_all(comm, nnz);
   if (reference) {
-    kl_pq = sum_all(comm, kl_pq);
-    kl_pu = sum_all(comm, kl_pu);
+    kl_pq = mpi::sum_all(comm, kl_pq);
+    kl_pu = mpi::sum_all(comm, kl_pu);
   }
   std::vector<SubsetScore> scores(n_subsets);
   for (std::size_t s = 0; s < n_subsets; ++s) {

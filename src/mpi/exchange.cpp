@@ -3,16 +3,16 @@
 namespace tdcone::mpi {
 
 template <>
-double sum_all(MPI_Comm comm, double value) {
-  double total = 0.0;
-  MPI_Allreduce(&value, &total, 1, MPI_DOUBLE, MPI_SUM, comm);
+std::vector<double> sum_all(MPI_Comm comm, const std::vector<double>& values) {
+  std::vector<double> total(values.size());
+  MPI_Allreduce(values.data(), total.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM, comm);
   return total;
 }
 
 template <>
-std::uint64_t sum_all(MPI_Comm comm, std::uint64_t value) {
-  std::uint64_t total = 0;
-  MPI_Allreduce(&value, &total, 1, MPI_UINT64_T, MPI_SUM, comm);
+std::vector<std::uint64_t> sum_all(MPI_Comm comm, const std::vector<std::uint64_t>& values) {
+  std::vector<std::uint64_t> total(values.size());
+  MPI_Allreduce(values.data(), total.data(), static_cast<int>(values.size()), MPI_UINT64_T, MPI_SUM, comm);
   return total;
 }
 

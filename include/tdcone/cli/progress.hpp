@@ -6,6 +6,15 @@
 
 namespace tdcone::cli {
 
+/// Wall time since construction.
+class Stopwatch {
+ public:
+  double seconds() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+
+ private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+};
+
 class Progress {
  public:
   /// `enabled` is true on rank 0 only; `unit` names what is counted ("lines").
@@ -17,12 +26,13 @@ class Progress {
   /// Final line of the phase.
   void finish(std::uint64_t done);
 
-  double elapsed_seconds() const;
+  double elapsed_seconds() const { return clock_.seconds(); }
 
  private:
   bool enabled_;
   std::string phase_, unit_;
-  std::chrono::steady_clock::time_point start_, last_print_;
+  Stopwatch clock_;
+  std::chrono::steady_clock::time_point last_print_;
 };
 
 /// "1.23M", "45.6k", "789".

@@ -47,8 +47,13 @@ Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox)
   return in;
 }
 
-/// Sum of `value` over all ranks.
+/// Element-wise sums over all ranks (double or std::uint64_t). Collective.
 template <class T>
-T sum_all(MPI_Comm comm, T value);
+std::vector<T> sum_all(MPI_Comm comm, const std::vector<T>& values);
+
+template <class T>
+T sum_all(MPI_Comm comm, T value) {
+  return sum_all(comm, std::vector<T>{value})[0];
+}
 
 }  // namespace tdcone::mpi
