@@ -22,11 +22,12 @@ const char* kDescription =
 struct Commands {
   ScoreOptions score;
   SweepOptions sweep;
+  SelectOptions select;
   ExportOptions export_options;
   SynthOptionsCli synth;
   std::string config;
   std::vector<std::unique_ptr<OptionSet>> option_sets;
-  CLI::App *score_cmd = nullptr, *sweep_cmd = nullptr, *export_cmd = nullptr, *synth_cmd = nullptr;
+  CLI::App *score_cmd = nullptr, *sweep_cmd = nullptr, *select_cmd = nullptr, *export_cmd = nullptr, *synth_cmd = nullptr;
 
   OptionSet& options_of(const CLI::App* command) {
     for (auto& set : option_sets)
@@ -51,6 +52,9 @@ void build(CLI::App& app, Commands& c) {
   c.sweep_cmd = add_command(app, c, "sweep",
                             "TD-CONE (and TD-CONE_REL) of every score-threshold subset in one pass (/sweep)");
   add_sweep_options(c.options_of(c.sweep_cmd), c.sweep);
+  c.select_cmd = add_command(app, c, "select",
+                             "Cynical data selection: rank every AVAIL line by how much it helps model REPR (/selection)");
+  add_select_options(c.options_of(c.select_cmd), c.select);
   c.export_cmd = add_command(app, c, "export", "Write a table of a tdcone HDF5 result as TSV (optionally with the input text)");
   add_export_options(c.options_of(c.export_cmd), c.export_options);
   c.synth_cmd = add_command(app, c, "synth",
@@ -107,6 +111,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   CLI::App* command = app.get_subcommands().front();
   if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
   if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
+  if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
   if (command == c.export_cmd) return run_export(comm, c.export_options);
   return run_synth(comm, c.synth);
 }

@@ -3,9 +3,11 @@
 
 namespace tdcone::cli {
 
-void CorpusOptions::add_to(OptionSet& o, bool input_required) {
-  auto* input = o.add("input", inputs, "Corpus files or globs, in order (plain text or zstd, detected from the content)");
-  if (input_required) input->required();
+void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
+  if (input != "none") {
+    auto* option = o.add("input", inputs, "Corpus files or globs, in order (plain text or zstd, detected from the content)");
+    if (input == "required") option->required();
+  }
   o.add("format", format, "Corpus format")->check(CLI::IsMember({"tsv", "jsonl"}));
   o.add("src-col", src_col, "TSV: 1-based column of the input side")->check(CLI::PositiveNumber);
   o.add("tgt-col", tgt_col, "TSV: 1-based column of the output side")->check(CLI::PositiveNumber);
@@ -67,7 +69,7 @@ void ReferenceOptions::add_to(OptionSet& o) {
 }
 
 void add_score_options(OptionSet& o, ScoreOptions& score) {
-  score.corpus.add_to(o, true);
+  score.corpus.add_to(o, "required");
   score.align.add_to(o);
   score.reference.add_to(o);
   o.add("shards", score.shards, "Also score K shards of the corpus (/shards)");
@@ -78,7 +80,7 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
 }
 
 void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
-  sweep.corpus.add_to(o, true);
+  sweep.corpus.add_to(o, "required");
   sweep.align.add_to(o);
   sweep.reference.add_to(o);
   o.add("thresholds", sweep.thresholds, "Score thresholds t (1-64): subset S_t = pairs with score >= t")
@@ -91,9 +93,27 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
 void add_export_options(OptionSet& o, ExportOptions& e) {
   o.command()->add_option("hdf5", e.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
   o.add("group", e.group, "Table to export")->check(CLI::IsMember({"pairs", "shards", "sweep", "selection"}));
+  o.add_action_flag("jaded", e.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, score, penalty, gain, cross-entropy, root word, WGE, text from --input)");
+  o.add("side", e.side, "With --jaded: which text of a pair is the line (as in tdcone select)")->check(CLI::IsMember({"src", "tgt", "both"}));
   o.add("output", e.output, "TSV file to write ('-' = standard output)");
   o.add_action_flag("force", e.force, "Overwrite an existing output file");
-  e.corpus.add_to(o, false);
+  e.corpus.add_to(o, "optional");
+}
+
+void add_select_options(OptionSet& o, SelectOptions& s) {
+  o.add("representative", s.representative, "REPR: text the selection should model (files or globs)")->required();
+  o.add("available", s.available, "AVAIL: the corpus to rank (files or globs); sharded over ranks")->required();
+  o.add("unadapted", s.unadapted, "UNAD: the general-domain corpus of the word ratios (default: AVAIL)");
+  o.add("seed-corpus", s.seed_corpus, "SEED: text already selected; the model starts from it (default: empty)");
+  o.add("side", s.side, "For pair files: the line is the src text, the tgt text, or both (src tokens then tgt tokens)")
+      ->check(CLI::IsMember({"src", "tgt", "both"}));
+  s.corpus.add_to(o, "none");
+  o.add("mincount", s.mincount, "Words seen fewer times in both REPR and UNAD are not selectable");
+  o.add_switch("keep-boring", s.keep_boring, "Keep words with e^-1 < ratio < e selectable");
+  o.add_switch("batch", s.batch, "Select ceil(sqrt(k)) lines per iteration (k = lines of the best word), else one");
+  o.add("length-cap", s.length_cap, "AVAIL lines with more tokens are junk (ranked last)")->check(CLI::PositiveNumber);
+  o.add_action_flag("stop", s.stop, "Keep only the lines up to stop_rank selected (the rest flagged 4, not selected)");
+  s.output.add_to(o);
 }
 
 void add_synth_options(OptionSet& o, SynthOptionsCli& s) {

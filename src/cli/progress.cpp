@@ -9,7 +9,7 @@ using Clock = std::chrono::steady_clock;
 Progress::Progress(bool enabled, std::string phase, std::string unit)
     : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)), last_print_(Clock::now()) {}
 
-void Progress::update(std::uint64_t done, double fraction) {
+void Progress::update(std::uint64_t done, double fraction, const std::string& note) {
   if (!enabled_) return;
   const auto now = Clock::now();
   if (now - last_print_ < std::chrono::seconds(2)) return;
@@ -17,9 +17,9 @@ void Progress::update(std::uint64_t done, double fraction) {
   const double elapsed = elapsed_seconds();
   const double rate = elapsed > 0 ? done / elapsed : 0.0;
   const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
-  std::fprintf(stderr, "[%s] %s %s (%.0f%%), %s %s/s, elapsed %.1fs, ETA %.1fs\n", phase_.c_str(),
+  std::fprintf(stderr, "[%s] %s %s (%.0f%%), %s %s/s, elapsed %.1fs, ETA %.1fs%s%s\n", phase_.c_str(),
                human_count(done).c_str(), unit_.c_str(), 100.0 * fraction, human_count(rate).c_str(), unit_.c_str(),
-               elapsed, eta);
+               elapsed, eta, note.empty() ? "" : ", ", note.c_str());
 }
 
 void Progress::finish(std::uint64_t done) {

@@ -3,6 +3,8 @@
 #include <boost/mpi/collectives.hpp>
 #include <boost/serialization/vector.hpp>
 
+#include <xxhash.h>
+
 #include <algorithm>
 
 #include "tdcone/error.hpp"
@@ -44,6 +46,10 @@ class ShareBuilder {
     share_.flags.push_back(0);
     share_.src_len.push_back(add_types(record.src));
     share_.tgt_len.push_back(add_types(record.tgt));
+    if (options_.keep_counts) {
+      share_.src_hash.push_back(XXH3_64bits(record.src.data(), record.src.size()));
+      share_.tgt_hash.push_back(XXH3_64bits(record.tgt.data(), record.tgt.size()));
+    }
     if (options_.fields.has_score()) share_.scores.push_back(record.score);
     if (options_.fields.has_id()) share_.ids.emplace_back(record.id);
     return {};
@@ -58,6 +64,10 @@ class ShareBuilder {
     if (options_.fields.has_id()) share_.ids.emplace_back();
     share_.type_start.push_back(share_.types.size());
     share_.type_start.push_back(share_.types.size());
+    if (options_.keep_counts) {
+      share_.src_hash.push_back(0);
+      share_.tgt_hash.push_back(0);
+    }
     return reason;
   }
 
@@ -67,7 +77,19 @@ class ShareBuilder {
     for (std::string_view token : tokens_) share_.types.push_back(vocabulary_.intern(token));
     const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
     std::sort(first, share_.types.end());
-    share_.types.erase(std::unique(first, share_.types.end()), share_.types.end());
+    if (options_.keep_counts) {  // run lengths of the sorted tokens
+      std::size_t out = start;
+      for (std::size_t i = start; i < share_.types.size();) {
+        std::size_t j = i;
+        while (j < share_.types.size() && share_.types[j] == share_.types[i]) ++j;
+        share_.types[out++] = share_.types[i];
+        share_.type_counts.push_back(static_cast<std::uint32_t>(j - i));
+        i = j;
+      }
+      share_.types.resize(out);
+    } else {
+      share_.types.erase(std::unique(first, share_.types.end()), share_.types.end());
+    }
     share_.type_start.push_back(share_.types.size());
     return static_cast<std::uint32_t>(tokens_.size());
   }

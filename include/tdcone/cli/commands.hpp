@@ -24,7 +24,8 @@ struct CorpusOptions {
   std::string on_bad_line = "skip";
   std::uint64_t max_line_bytes = 1 << 20;
 
-  void add_to(OptionSet& options, bool input_required);
+  /// `input`: "required", "optional" or "none" (commands with their own input options).
+  void add_to(OptionSet& options, const std::string& input);
   text::ReadOptions read_options() const;
 };
 
@@ -74,9 +75,23 @@ struct SweepOptions {
   OutputOptions output;
 };
 
+struct SelectOptions {
+  std::vector<std::string> representative, available, unadapted, seed_corpus;
+  std::string side = "src";
+  CorpusOptions corpus;  // format and tokenization (its --input is not used)
+  std::uint64_t mincount = 3;
+  bool keep_boring = true;
+  bool batch = true;
+  std::uint32_t length_cap = 100;
+  bool stop = false;
+  OutputOptions output;
+};
+
 struct ExportOptions {
   std::string hdf5;
   std::string group = "pairs";
+  bool jaded = false;     // the classic cynical-selection TSV for /selection
+  std::string side = "src";
   std::string output = "-";
   bool force = false;
   CorpusOptions corpus;  // optional: join the rows with the input text
@@ -94,12 +109,14 @@ struct SynthOptionsCli {
 
 void add_score_options(OptionSet& options, ScoreOptions& score);
 void add_sweep_options(OptionSet& options, SweepOptions& sweep);
+void add_select_options(OptionSet& options, SelectOptions& select);
 void add_export_options(OptionSet& options, ExportOptions& export_options);
 void add_synth_options(OptionSet& options, SynthOptionsCli& synth);
 
 /// Each returns the process exit status. `config_toml` is the effective configuration.
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml);
 int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options, const std::string& config_toml);
+int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml);
 int run_export(const boost::mpi::communicator& comm, const ExportOptions& options);
 int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& options);
 

@@ -21,8 +21,8 @@ class Progress {
   Progress(bool enabled, std::string phase, std::string unit);
 
   /// `done` items so far; `fraction` of this rank's work done (0..1), for the
-  /// ETA. Prints at most every two seconds.
-  void update(std::uint64_t done, double fraction);
+  /// ETA; `note` is appended. Prints at most every two seconds.
+  void update(std::uint64_t done, double fraction, const std::string& note = "");
   /// Final line of the phase.
   void finish(std::uint64_t done);
 

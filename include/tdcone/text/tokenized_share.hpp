@@ -22,6 +22,7 @@ struct ReadOptions {
   io::FieldSpec fields;
   TokenizerOptions tokenizer;
   bool reverse = false;  // swap input and output sides
+  bool keep_counts = false;  // also keep how often each type occurs (cynical selection)
   std::uint64_t max_line_bytes = 1 << 20;
 };
 
@@ -52,6 +53,10 @@ struct TokenizedShare {
   // its output at [type_start[2i+1], type_start[2i+2]).
   std::vector<std::uint64_t> type_start{0};
   std::vector<WordId> types;
+  // With ReadOptions::keep_counts: occurrences of each entry of `types`, and a
+  // hash of the input and output text of each pair (to spot identical lines).
+  std::vector<std::uint32_t> type_counts;
+  std::vector<std::uint64_t> src_hash, tgt_hash;
   // (first local pair, input file index) of every segment read, in order.
   std::vector<std::pair<std::size_t, std::size_t>> file_starts;
   std::uint64_t bad_count = 0;     // on this rank

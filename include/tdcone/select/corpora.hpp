@@ -1,0 +1,33 @@
+#pragma once
+// From tokenized shares of REPR, UNAD, AVAIL and SEED to what cynical
+// selection works on: the replicated lexicon and counts, and this rank's
+// AVAIL lines in lexicon ids.
+#include <boost/mpi/communicator.hpp>
+
+#include <optional>
+
+#include "tdcone/select/cynical.hpp"
+#include "tdcone/text/tokenized_share.hpp"
+
+namespace tdcone::select {
+
+enum class Side { src, tgt, both };  // which text of a pair is "the line"
+
+struct Corpora {
+  text::Vocabulary vocabulary;  // local ids of all four
+  text::TokenizedShare representative, available;
+  std::optional<text::TokenizedShare> unadapted, seed;  // UNAD defaults to AVAIL, SEED to empty
+};
+
+/// The sorted union of every rank's words, and the counts of SPEC §6.
+/// `lexicon_id` maps local word ids to lexicon ids. Collective.
+Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora& corpora, Side side,
+                             std::vector<std::uint32_t>& lexicon_id);
+
+/// The AVAIL lines of this rank that can be selected; `junk` gets the other
+/// lines' positions in the share (no tokens, over the length cap, or bad).
+AvailableLines available_lines(const text::TokenizedShare& available, Side side,
+                               const std::vector<std::uint32_t>& lexicon_id, std::uint32_t length_cap,
+                               std::vector<std::size_t>& junk);
+
+}  // namespace tdcone::select

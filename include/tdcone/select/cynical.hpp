@@ -1,0 +1,65 @@
+#pragma once
+// Batch-mode cynical data selection (SPEC §6; Axelrod's "cynical selection"),
+// distributed: AVAIL is sharded over ranks, the model counts are replicated,
+// and every iteration the ranks exchange their best candidates, so the
+// ranking is the same for any number of ranks.
+#include <boost/mpi/communicator.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tdcone::select {
+
+struct CynicalOptions {
+  std::uint64_t mincount = 3;     // words seen fewer times in both REPR and UNAD are not selectable
+  bool keep_boring = true;        // words with e^-1 < r(v) < e stay selectable
+  bool batch = true;              // ceil(sqrt(k)) lines per iteration, else one
+  std::uint32_t length_cap = 100; // longer AVAIL lines are junk
+  double epsilon = 0.01;
+};
+
+/// Corpus statistics over the lexicon L, the same on every rank.
+struct Statistics {
+  std::vector<std::string> lexicon;  // sorted; a word's id is its position
+  std::vector<std::uint64_t> repr, unadapted, available, seed;  // C_R, C_U, C_A, SEED counts per word
+  std::uint64_t repr_tokens = 0, unadapted_tokens = 0, seed_tokens = 0;
+};
+
+/// This rank's selectable AVAIL lines (junk and bad lines excluded), as
+/// lexicon ids with counts: line i has words [start[i], start[i+1]).
+struct AvailableLines {
+  std::vector<std::uint64_t> pair_id;
+  std::vector<std::uint32_t> length;     // tokens
+  std::vector<std::uint64_t> text_hash;  // identical strings have equal hashes
+  std::vector<std::uint64_t> start{0};
+  std::vector<std::uint32_t> words, counts;
+
+  std::size_t size() const { return pair_id.size(); }
+};
+
+struct RankedLine {
+  std::uint64_t pair_id = 0;
+  double delta_h = 0, penalty = 0, gain = 0;  // as estimated when selected
+  double cross_entropy = 0;                   // exact H_n after adding the line
+  std::uint32_t root_word = 0;                // the iteration's best word
+  double wge = 0;                             // its word gain estimate then
+};
+
+struct Selection {
+  std::vector<RankedLine> ranked;  // on rank 0: every selectable line, in selection order
+  double h_initial = 0;            // H_0
+  std::uint64_t stop_rank = 0;     // the n minimizing H_n
+};
+
+/// Word classes of SPEC §6 (true = selectable in the first pass).
+std::vector<bool> selectable_words(const Statistics& stats, const CynicalOptions& options);
+
+/// Ranks every line of every rank's `lines`. `on_progress(ranked, total, H)`
+/// is called on rank 0 now and then. Collective.
+Selection select_lines(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
+                       const CynicalOptions& options,
+                       const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress = {});
+
+}  // namespace tdcone::select

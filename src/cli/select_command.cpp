@@ -1,0 +1,166 @@
+// tdcone select: distributed batch-mode cynical data selection (SPEC §6, §8 /selection).
+#include <boost/mpi/collectives.hpp>
+#include <boost/serialization/utility.hpp>
+#include <boost/serialization/vector.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/cli/progress.hpp"
+#include "tdcone/error.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/select/corpora.hpp"
+
+namespace tdcone::cli {
+
+namespace {
+
+select::Side side_of(const std::string& name) {
+  return name == "tgt" ? select::Side::tgt : name == "both" ? select::Side::both : select::Side::src;
+}
+
+// A one-sided line may come from a one-column file: read that column as both sides.
+text::ReadOptions read_options(const SelectOptions& o) {
+  text::ReadOptions r = o.corpus.read_options();
+  r.keep_counts = true;
+  if (o.side == "src") {
+    r.fields.tgt_col = r.fields.src_col;
+    r.fields.tgt_field = r.fields.src_field;
+  } else if (o.side == "tgt") {
+    r.fields.src_col = r.fields.tgt_col;
+    r.fields.src_field = r.fields.tgt_field;
+  }
+  return r;
+}
+
+struct Inputs {
+  std::vector<io::InputFile> representative, available, unadapted, seed;
+};
+
+select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectOptions& o, const Inputs& in,
+                             LineCounts& available_counts) {
+  select::Corpora c;
+  const text::ReadOptions options = read_options(o);
+  c.representative = read_files(comm, in.representative, options, c.vocabulary, "representative");
+  account_lines(comm, c.representative, o.corpus.on_bad_line);
+  c.available = read_files(comm, in.available, options, c.vocabulary, "available");
+  available_counts = account_lines(comm, c.available, o.corpus.on_bad_line);
+  if (!in.unadapted.empty()) {
+    c.unadapted = read_files(comm, in.unadapted, options, c.vocabulary, "unadapted");
+    account_lines(comm, *c.unadapted, o.corpus.on_bad_line);
+  }
+  if (!in.seed.empty()) {
+    c.seed = read_files(comm, in.seed, options, c.vocabulary, "seed");
+    account_lines(comm, *c.seed, o.corpus.on_bad_line);
+  }
+  return c;
+}
+
+// The rows of /selection, on rank 0: ranked lines, then junk and bad lines in input order.
+struct SelectionTable {
+  std::vector<std::uint64_t> pair_id, rank;
+  std::vector<double> delta_h, penalty, gain, cross_entropy, wge;
+  std::vector<std::string> root_word;
+  std::vector<std::uint8_t> flags;
+
+  void add(std::uint64_t id, double dh, double p, double g, double h, std::string root, double w, std::uint8_t f) {
+    pair_id.push_back(id);
+    rank.push_back(pair_id.size());
+    delta_h.push_back(dh);
+    penalty.push_back(p);
+    gain.push_back(g);
+    cross_entropy.push_back(h);
+    root_word.push_back(std::move(root));
+    wge.push_back(w);
+    flags.push_back(f);
+  }
+};
+
+}  // namespace
+
+int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml) {
+  const Stopwatch clock;
+  Inputs in;
+  mpi::collective_step(comm, [&] {
+    h5::check_output_target(options.output.output, options.output.force);
+    in.representative = io::resolve_inputs(options.representative);
+    in.available = io::resolve_inputs(options.available);
+    if (!options.unadapted.empty()) in.unadapted = io::resolve_inputs(options.unadapted);
+    if (!options.seed_corpus.empty()) in.seed = io::resolve_inputs(options.seed_corpus);
+  });
+  LineCounts counts;
+  const select::Corpora corpora = read_corpora(comm, options, in, counts);
+  const select::Side side = side_of(options.side);
+  std::vector<std::uint32_t> lexicon_id;
+  const select::Statistics stats = select::gather_statistics(comm, corpora, side, lexicon_id);
+  std::vector<std::size_t> junk;
+  const select::AvailableLines lines = select::available_lines(corpora.available, side, lexicon_id, options.length_cap, junk);
+
+  select::CynicalOptions cynical;
+  cynical.mincount = options.mincount;
+  cynical.keep_boring = options.keep_boring;
+  cynical.batch = options.batch;
+  cynical.length_cap = options.length_cap;
+  Progress progress(comm.rank() == 0, "select", "lines");
+  const select::Selection selection = select::select_lines(
+      comm, stats, lines, cynical, [&](std::uint64_t done, std::uint64_t total, double h) {
+        progress.update(done, total ? double(done) / double(total) : 1.0, cat("H ", h));
+      });
+  progress.finish(selection.ranked.size());
+
+  // Junk and bad lines of every rank, in input order (ranks hold consecutive pair_ids).
+  std::vector<std::pair<std::uint64_t, std::uint8_t>> my_junk;
+  for (std::size_t i : junk)
+    my_junk.emplace_back(corpora.available.first_pair_id + i,
+                         (corpora.available.flags[i] & text::bad_line) ? text::bad_line : text::junk);
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint8_t>>> all_junk;
+  boost::mpi::gather(comm, my_junk, all_junk, 0);
+
+  SelectionTable table;
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::uint8_t cut = options.stop ? text::not_selected : 0;
+  for (const select::RankedLine& r : selection.ranked)
+    table.add(r.pair_id, r.delta_h, r.penalty, r.gain, r.cross_entropy, stats.lexicon[r.root_word], r.wge,
+              table.pair_id.size() < selection.stop_rank ? 0 : cut);
+  for (const auto& part : all_junk)
+    for (const auto& [id, flag] : part) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
+
+  mpi::collective_step(comm, [&] {
+    h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
+    write_run_attributes(comm, file, "select", config_toml, in.available, counts);
+    file.create_group("/selection");
+    const std::uint64_t rows = counts.lines;  // every AVAIL line, on rank 0
+    auto mine = [&](const auto& column) { return comm.rank() == 0 ? std::span(column) : decltype(std::span(column))(); };
+    file.write_column("/selection/pair_id", mine(table.pair_id), 0, rows);
+    file.write_column("/selection/rank", mine(table.rank), 0, rows);
+    file.write_column("/selection/delta_h", mine(table.delta_h), 0, rows);
+    file.write_column("/selection/penalty", mine(table.penalty), 0, rows);
+    file.write_column("/selection/gain", mine(table.gain), 0, rows);
+    file.write_column("/selection/cross_entropy", mine(table.cross_entropy), 0, rows);
+    file.write_column("/selection/root_word", comm.rank() == 0 ? table.root_word : std::vector<std::string>(), 0, rows);
+    file.write_column("/selection/wge", mine(table.wge), 0, rows);
+    file.write_column("/selection/flags", mine(table.flags), 0, rows);
+    file.set_attribute("/selection", "stop_rank", selection.stop_rank);
+    file.set_attribute("/selection", "h_initial", selection.h_initial);
+    file.set_attribute("/selection", "repr_tokens", stats.repr_tokens);
+    file.set_attribute("/selection", "lexicon", static_cast<std::uint64_t>(stats.lexicon.size()));
+    file.commit();
+  });
+
+  if (comm.rank() == 0) {
+    const double h_stop = selection.stop_rank ? selection.ranked[selection.stop_rank - 1].cross_entropy : selection.h_initial;
+    std::printf("tdcone select: %s\n", options.output.output.c_str());
+    std::printf("  AVAIL lines   %llu (ranked %zu, junk or bad %llu)\n", (unsigned long long)counts.lines,
+                selection.ranked.size(), (unsigned long long)(counts.lines - selection.ranked.size()));
+    std::printf("  lexicon       %zu words, REPR %llu tokens\n", stats.lexicon.size(),
+                (unsigned long long)stats.repr_tokens);
+    std::printf("  H_0           %.7f nats\n  stop_rank     %llu (H %.7f)\n", selection.h_initial,
+                (unsigned long long)selection.stop_rank, h_stop);
+    std::printf("  ranks         %d, %.2f s\n", comm.size(), clock.seconds());
+  }
+  return 0;
+}
+
+}  // namespace tdcone::cli

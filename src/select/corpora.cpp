@@ -1,0 +1,134 @@
+#include "tdcone/select/corpora.hpp"
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/vector.hpp>
+#include <xxhash.h>
+
+#include <algorithm>
+
+#include "tdcone/mpi/exchange.hpp"
+
+namespace tdcone::select {
+
+namespace {
+
+// The words of line i on `side`, with counts, sorted by local id ("both": summed).
+void line_words(const text::TokenizedShare& share, std::size_t i, Side side,
+                std::vector<std::pair<text::WordId, std::uint32_t>>& out) {
+  out.clear();
+  auto append = [&](std::size_t k) {  // k: 2i for src, 2i+1 for tgt
+    for (std::uint64_t j = share.type_start[k]; j < share.type_start[k + 1]; ++j)
+      out.emplace_back(share.types[j], share.type_counts[j]);
+  };
+  if (side != Side::tgt) append(2 * i);
+  if (side != Side::src) append(2 * i + 1);
+  if (side != Side::both) return;
+  std::sort(out.begin(), out.end());
+  std::size_t kept = 0;
+  for (std::size_t j = 0; j < out.size(); ++j) {
+    if (kept > 0 && out[kept - 1].first == out[j].first)
+      out[kept - 1].second += out[j].second;
+    else
+      out[kept++] = out[j];
+  }
+  out.resize(kept);
+}
+
+std::uint32_t line_length(const text::TokenizedShare& share, std::size_t i, Side side) {
+  return (side != Side::tgt ? share.src_len[i] : 0) + (side != Side::src ? share.tgt_len[i] : 0);
+}
+
+// Adds the tokens of every good line of `share` to `counts` (lexicon ids); returns the token total.
+std::uint64_t count_tokens(const text::TokenizedShare& share, Side side, const std::vector<std::uint32_t>& lexicon_id,
+                           std::vector<std::uint64_t>& counts) {
+  std::vector<std::pair<text::WordId, std::uint32_t>> words;
+  std::uint64_t tokens = 0;
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    if (share.flags[i] & text::bad_line) continue;
+    line_words(share, i, side, words);
+    for (const auto& [w, c] : words) counts[lexicon_id[w]] += c;
+    tokens += line_length(share, i, side);
+  }
+  return tokens;
+}
+
+}  // namespace
+
+Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora& corpora, Side side,
+                             std::vector<std::uint32_t>& lexicon_id) {
+  // Every rank's words, '\n'-joined (tokens never hold white space).
+  std::string mine;
+  for (text::WordId w = 1; w < corpora.vocabulary.size(); ++w) (mine += corpora.vocabulary.word(w)) += '\n';
+  std::vector<std::string> all;
+  boost::mpi::all_gather(comm, mine, all);
+  mine.clear();
+  Statistics stats;
+  for (const std::string& words : all)
+    for (std::size_t at = 0; at < words.size();) {
+      const std::size_t end = words.find('\n', at);
+      stats.lexicon.push_back(words.substr(at, end - at));
+      at = end + 1;
+    }
+  all.clear();
+  std::sort(stats.lexicon.begin(), stats.lexicon.end());
+  stats.lexicon.erase(std::unique(stats.lexicon.begin(), stats.lexicon.end()), stats.lexicon.end());
+
+  lexicon_id.assign(corpora.vocabulary.size(), 0);
+  for (text::WordId w = 1; w < corpora.vocabulary.size(); ++w)
+    lexicon_id[w] = static_cast<std::uint32_t>(
+        std::lower_bound(stats.lexicon.begin(), stats.lexicon.end(), corpora.vocabulary.word(w)) - stats.lexicon.begin());
+
+  // Only words seen in a good line of one of the corpora make the lexicon's counts; all are in L.
+  const std::size_t n = stats.lexicon.size();
+  auto counted = [&](const text::TokenizedShare* share, std::vector<std::uint64_t>& counts, std::uint64_t& tokens) {
+    counts.assign(n, 0);
+    tokens = share ? count_tokens(*share, side, lexicon_id, counts) : 0;
+    counts = mpi::sum_all(comm, counts);
+    tokens = mpi::sum_all(comm, tokens);
+  };
+  std::uint64_t available_tokens = 0;
+  counted(&corpora.representative, stats.repr, stats.repr_tokens);
+  counted(&corpora.available, stats.available, available_tokens);
+  if (corpora.unadapted) {
+    counted(&*corpora.unadapted, stats.unadapted, stats.unadapted_tokens);
+  } else {
+    stats.unadapted = stats.available;
+    stats.unadapted_tokens = available_tokens;
+  }
+  counted(corpora.seed ? &*corpora.seed : nullptr, stats.seed, stats.seed_tokens);
+  return stats;
+}
+
+AvailableLines available_lines(const text::TokenizedShare& available, Side side,
+                               const std::vector<std::uint32_t>& lexicon_id, std::uint32_t length_cap,
+                               std::vector<std::size_t>& junk) {
+  AvailableLines lines;
+  std::vector<std::pair<text::WordId, std::uint32_t>> words;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> in_lexicon;
+  for (std::size_t i = 0; i < available.size(); ++i) {
+    const std::uint32_t length = line_length(available, i, side);
+    if ((available.flags[i] & text::bad_line) || length == 0 || length > length_cap) {
+      junk.push_back(i);
+      continue;
+    }
+    line_words(available, i, side, words);
+    in_lexicon.clear();
+    for (const auto& [w, c] : words) in_lexicon.emplace_back(lexicon_id[w], c);
+    std::sort(in_lexicon.begin(), in_lexicon.end());
+    for (const auto& [v, c] : in_lexicon) {
+      lines.words.push_back(v);
+      lines.counts.push_back(c);
+    }
+    lines.start.push_back(lines.words.size());
+    lines.pair_id.push_back(available.first_pair_id + i);
+    lines.length.push_back(length);
+    const std::uint64_t hashes[2] = {available.src_hash[i], available.tgt_hash[i]};
+    lines.text_hash.push_back(side == Side::src   ? hashes[0]
+                              : side == Side::tgt ? hashes[1]
+                                                  : XXH3_64bits(hashes, sizeof hashes));
+  }
+  return lines;
+}
+
+}  // namespace tdcone::select

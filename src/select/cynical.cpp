@@ -1,0 +1,280 @@
+#include "tdcone/select/cynical.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <set>
+
+#include "tdcone/mpi/exchange.hpp"
+
+namespace tdcone::select {
+
+std::vector<bool> selectable_words(const Statistics& stats, const CynicalOptions& options) {
+  const double e = std::exp(1.0);
+  std::vector<bool> selectable(stats.lexicon.size(), false);
+  for (std::size_t v = 0; v < selectable.size(); ++v) {
+    if (stats.repr[v] == 0 || stats.available[v] == 0) continue;
+    if (stats.repr[v] < options.mincount && stats.unadapted[v] < options.mincount) continue;  // dubious
+    const double ratio = stats.unadapted[v] == 0
+                             ? std::numeric_limits<double>::infinity()
+                             : (double(stats.repr[v]) / stats.repr_tokens) / (double(stats.unadapted[v]) / stats.unadapted_tokens);
+    if (ratio <= 1.0 / e) continue;                     // indicative of UNAD
+    if (!options.keep_boring && ratio < e) continue;    // "meh"
+    selectable[v] = true;
+  }
+  return selectable;
+}
+
+namespace {
+
+using Word = std::uint32_t;
+
+// The unigram model of SEED + the selected lines, scoring REPR (replicated).
+class Model {
+ public:
+  Model(const Statistics& stats, double epsilon)
+      : epsilon_(epsilon), epsilon_lexicon_(epsilon * double(stats.lexicon.size())), tokens_(double(stats.seed_tokens)) {
+    h_.resize(stats.lexicon.size());
+    count_.resize(stats.lexicon.size());
+    for (std::size_t v = 0; v < h_.size(); ++v) {
+      h_[v] = stats.repr_tokens ? double(stats.repr[v]) / double(stats.repr_tokens) : 0.0;
+      count_[v] = double(stats.seed[v]);
+      if (h_[v] > 0) log_sum_ += h_[v] * std::log(count_[v] + epsilon_);
+      repr_mass_ += h_[v];
+    }
+  }
+
+  /// H_n = -Σ h(v)·ln((C(v)+ε)/(W+ε|L|)) = ln(W+ε|L|) − Σ h(v)·ln(C(v)+ε), as Σ h = 1.
+  double entropy() const { return repr_mass_ * std::log(tokens_ + epsilon_lexicon_) - log_sum_; }
+  double wge(Word v) const {
+    return h_[v] > 0 ? h_[v] * std::log((count_[v] + epsilon_) / (count_[v] + 1.0 + epsilon_)) : 0.0;
+  }
+  double penalty(std::uint32_t length) const {
+    return std::log((tokens_ + length + epsilon_lexicon_) / (tokens_ + epsilon_lexicon_));
+  }
+  double gain(const Word* words, const std::uint32_t* counts, std::size_t n) const {
+    double g = 0.0;
+    for (std::size_t k = 0; k < n; ++k)
+      if (h_[words[k]] > 0)
+        g += h_[words[k]] * std::log((count_[words[k]] + epsilon_) / (count_[words[k]] + counts[k] + epsilon_));
+    return g;
+  }
+  void add(const Word* words, const std::uint32_t* counts, std::size_t n, std::uint32_t length) {
+    for (std::size_t k = 0; k < n; ++k) {
+      const Word v = words[k];
+      if (h_[v] > 0) log_sum_ += h_[v] * (std::log(count_[v] + counts[k] + epsilon_) - std::log(count_[v] + epsilon_));
+      count_[v] += counts[k];
+    }
+    tokens_ += length;
+  }
+
+ private:
+  double epsilon_, epsilon_lexicon_, tokens_;
+  std::vector<double> h_, count_;
+  double log_sum_ = 0.0;   // Σ h(v)·ln(C(v)+ε)
+  double repr_mass_ = 0.0; // Σ h(v): 1, or 0 for an empty REPR
+};
+
+// A candidate line as exchanged between ranks (its words follow it on the wire).
+struct Candidate {
+  double delta_h, penalty, gain;
+  std::uint64_t pair_id, text_hash;
+  std::uint32_t length, n_words;
+  std::uint32_t source_rank, line;  // where the line lives
+  std::uint64_t words_at;           // after the exchange: its words in received_words_
+};
+
+bool better(const Candidate& a, const Candidate& b) {
+  return a.delta_h != b.delta_h ? a.delta_h < b.delta_h : a.pair_id < b.pair_id;
+}
+
+struct HeapEntry {
+  double gain;  // the line's gain when last scored: a lower bound of its gain now
+  std::uint32_t line;
+};
+bool heap_after(const HeapEntry& a, const HeapEntry& b) { return a.gain != b.gain ? a.gain > b.gain : a.line > b.line; }
+
+class Selector {
+ public:
+  Selector(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
+           const CynicalOptions& options)
+      : comm_(comm), stats_(stats), lines_(lines), options_(options), model_(stats, options.epsilon),
+        latest_gain_(lines.size()), selected_(lines.size(), false), heaps_(stats.lexicon.size()) {
+    std::vector<std::uint64_t> local_lines_of_word(stats.lexicon.size(), 0);
+    for (std::uint32_t i = 0; i < lines.size(); ++i) {
+      latest_gain_[i] = model_.gain(words(i), counts(i), n_words(i));
+      for (std::size_t k = 0; k < n_words(i); ++k) {
+        heaps_[words(i)[k]].push_back({latest_gain_[i], i});
+        ++local_lines_of_word[words(i)[k]];
+      }
+    }
+    for (auto& heap : heaps_) std::make_heap(heap.begin(), heap.end(), heap_after);
+    lines_of_word_ = mpi::sum_all(MPI_Comm(comm), local_lines_of_word);
+    remaining_ = mpi::sum_all<std::uint64_t>(comm, lines.size());
+    selectable_ = selectable_words(stats, options);
+    active_key_.assign(stats.lexicon.size(), std::numeric_limits<double>::quiet_NaN());
+    for (Word v = 0; v < selectable_.size(); ++v)
+      if (selectable_[v] && lines_of_word_[v] > 0) activate(v);
+  }
+
+  Selection run(const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress) {
+    Selection result;
+    result.h_initial = model_.entropy();
+    const std::uint64_t total = remaining_;
+    double best_h = result.h_initial;
+    std::uint64_t done = 0;
+    while (remaining_ > 0) {
+      if (active_.empty())  // second pass: every word with lines left
+        for (Word v = 0; v < lines_of_word_.size(); ++v)
+          if (lines_of_word_[v] > 0) activate(v);
+      const auto [wge, root] = *active_.begin();
+      const std::uint64_t k = lines_of_word_[root];
+      const std::size_t batch =
+          options_.batch ? static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(k)))) : 1;
+      std::vector<Candidate> chosen = exchange_candidates(local_best(root, batch));
+      std::sort(chosen.begin(), chosen.end(), better);
+      if (chosen.size() > batch) chosen.resize(batch);
+      std::vector<std::uint64_t> seen_texts;  // identical strings: the first stays, the rest go back
+      for (const Candidate& c : chosen) {
+        if (std::find(seen_texts.begin(), seen_texts.end(), c.text_hash) != seen_texts.end()) continue;
+        seen_texts.push_back(c.text_hash);
+        apply(c);
+        const double h = model_.entropy();
+        if (comm_.rank() == 0) result.ranked.push_back({c.pair_id, c.delta_h, c.penalty, c.gain, h, root, wge});
+        ++done;
+        if (h < best_h) {
+          best_h = h;
+          result.stop_rank = done;
+        }
+      }
+      if (on_progress && comm_.rank() == 0) on_progress(done, total, model_.entropy());
+    }
+    return result;
+  }
+
+ private:
+  const Word* words(std::uint32_t i) const { return lines_.words.data() + lines_.start[i]; }
+  const std::uint32_t* counts(std::uint32_t i) const { return lines_.counts.data() + lines_.start[i]; }
+  std::size_t n_words(std::uint32_t i) const { return lines_.start[i + 1] - lines_.start[i]; }
+
+  void activate(Word v) {
+    active_key_[v] = model_.wge(v);
+    active_.insert({active_key_[v], v});
+  }
+
+  // This rank's best `batch` lines containing `root`, by exact ΔH: lines are
+  // taken in order of a lower bound (cached gain + the smallest penalty) until
+  // no unread line can beat the worst of the best.
+  std::vector<Candidate> local_best(Word root, std::size_t batch) {
+    auto& heap = heaps_[root];
+    const double least_penalty = model_.penalty(1);
+    std::vector<Candidate> best;  // a max-heap under `better`
+    std::vector<std::uint32_t> scored;
+    while (!heap.empty()) {
+      const HeapEntry top = heap.front();
+      if (best.size() == batch && top.gain + least_penalty > best.front().delta_h) break;
+      std::pop_heap(heap.begin(), heap.end(), heap_after);
+      heap.pop_back();
+      if (selected_[top.line]) continue;  // a ghost: selected through another word
+      if (latest_gain_[top.line] > top.gain) {  // a tighter bound is known: requeue without scoring
+        heap.push_back({latest_gain_[top.line], top.line});
+        std::push_heap(heap.begin(), heap.end(), heap_after);
+        continue;
+      }
+      const std::uint32_t i = top.line;
+      const double penalty = model_.penalty(lines_.length[i]);
+      const double gain = model_.gain(words(i), counts(i), n_words(i));
+      latest_gain_[i] = gain;
+      scored.push_back(i);
+      const Candidate c{penalty + gain, penalty, gain, lines_.pair_id[i], lines_.text_hash[i], lines_.length[i],
+                        static_cast<std::uint32_t>(n_words(i)), static_cast<std::uint32_t>(comm_.rank()), i, 0};
+      if (best.size() < batch) {
+        best.push_back(c);
+        std::push_heap(best.begin(), best.end(), better);
+      } else if (better(c, best.front())) {
+        std::pop_heap(best.begin(), best.end(), better);
+        best.back() = c;
+        std::push_heap(best.begin(), best.end(), better);
+      }
+    }
+    for (std::uint32_t i : scored) {  // back in the heap with their new bound (selected ones become ghosts)
+      heap.push_back({latest_gain_[i], i});
+      std::push_heap(heap.begin(), heap.end(), heap_after);
+    }
+    return best;
+  }
+
+  // Every rank's candidates, with their words, on every rank.
+  std::vector<Candidate> exchange_candidates(const std::vector<Candidate>& mine) {
+    std::vector<char> packed;
+    for (const Candidate& c : mine) {
+      const std::size_t at = packed.size(), n = c.n_words;
+      packed.resize(at + sizeof(Candidate) + n * 8);
+      std::memcpy(packed.data() + at, &c, sizeof(Candidate));
+      std::memcpy(packed.data() + at + sizeof(Candidate), words(c.line), n * 4);
+      std::memcpy(packed.data() + at + sizeof(Candidate) + n * 4, counts(c.line), n * 4);
+    }
+    const auto all = mpi::all_to_all(MPI_Comm(comm_),
+                                      std::vector<std::vector<char>>(static_cast<std::size_t>(comm_.size()), packed));
+    std::vector<Candidate> candidates;
+    received_words_.clear();
+    received_counts_.clear();
+    for (std::size_t at = 0; at < all.records.size();) {
+      Candidate c;
+      std::memcpy(&c, all.records.data() + at, sizeof(Candidate));
+      at += sizeof(Candidate);
+      const std::size_t n = c.n_words;
+      c.words_at = received_words_.size();
+      received_words_.resize(c.words_at + n);
+      received_counts_.resize(c.words_at + n);
+      std::memcpy(received_words_.data() + c.words_at, all.records.data() + at, 4 * n);
+      std::memcpy(received_counts_.data() + c.words_at, all.records.data() + at + 4 * n, 4 * n);
+      at += n * 8;
+      candidates.push_back(c);
+    }
+    return candidates;
+  }
+
+  // Adds a chosen line to the model and removes it from the pool.
+  void apply(const Candidate& c) {
+    const Word* ws = received_words_.data() + c.words_at;
+    model_.add(ws, received_counts_.data() + c.words_at, c.n_words, c.length);
+    for (std::size_t k = 0; k < c.n_words; ++k) {
+      const Word v = ws[k];
+      --lines_of_word_[v];
+      if (std::isnan(active_key_[v])) continue;
+      active_.erase({active_key_[v], v});
+      active_key_[v] = std::numeric_limits<double>::quiet_NaN();
+      if (lines_of_word_[v] > 0) activate(v);
+    }
+    if (c.source_rank == static_cast<std::uint32_t>(comm_.rank())) selected_[c.line] = true;
+    --remaining_;
+  }
+
+  const boost::mpi::communicator& comm_;
+  const Statistics& stats_;
+  const AvailableLines& lines_;
+  const CynicalOptions& options_;
+  Model model_;
+  std::vector<double> latest_gain_;
+  std::vector<bool> selected_;
+  std::vector<std::vector<HeapEntry>> heaps_;  // per word: its lines on this rank
+  std::vector<std::uint64_t> lines_of_word_;   // per word: unselected lines on all ranks
+  std::uint64_t remaining_ = 0;
+  std::vector<bool> selectable_;
+  std::vector<double> active_key_;             // NaN: not a candidate root word
+  std::set<std::pair<double, Word>> active_;   // by (WGE, word): the best root word first
+  std::vector<Word> received_words_;  // words and counts of this iteration's candidates
+  std::vector<std::uint32_t> received_counts_;
+};
+
+}  // namespace
+
+Selection select_lines(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
+                       const CynicalOptions& options,
+                       const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress) {
+  return Selector(comm, stats, lines, options).run(on_progress);
+}
+
+}  // namespace tdcone::select
