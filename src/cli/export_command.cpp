@@ -15,9 +15,16 @@ namespace tdcone::cli {
 namespace {
 
 /// src and tgt text of every input line, by pair_id (bad lines: empty).
-std::vector<std::pair<std::string, std::string>> load_texts(const CorpusOptions& corpus) {
+std::vector<std::pair<std::string, std::string>> load_texts(const CorpusOptions& corpus, const std::string& side) {
   const auto files = io::resolve_inputs(corpus.inputs);
-  const auto read = corpus.read_options();
+  auto read = corpus.read_options();
+  if (side == "src") {  // as tdcone select reads a one-sided line: one column may be all there is
+    read.fields.tgt_col = read.fields.src_col;
+    read.fields.tgt_field = read.fields.src_field;
+  } else if (side == "tgt") {
+    read.fields.src_col = read.fields.tgt_col;
+    read.fields.src_field = read.fields.tgt_field;
+  }
   io::RecordParser parser(read.fields);
   std::vector<std::pair<std::string, std::string>> texts;
   for (const auto& segment : io::plan_share(files, 0, 1)) {
@@ -41,10 +48,33 @@ std::string cell(std::string text) {
   return text;
 }
 
+// The classic cynical-selection ("jaded") table: one line per AVAIL line in selection order.
+void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::ostream& out) {
+  if (options.corpus.inputs.empty()) throw UsageError("--jaded needs the AVAIL corpus as --input");
+  const auto texts = load_texts(options.corpus, options.side);
+  const auto pair_ids = reader.read_uint("/selection/pair_id");
+  const char* names[] = {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"};
+  std::vector<std::vector<std::string>> columns;
+  for (const char* name : names) columns.push_back(reader.read_text(std::string("/selection/") + name));
+  out << "line_id\trank\tscore\tpenalty\tgain\tcross_entropy\troot_word\twge\ttext\n";
+  for (std::size_t r = 0; r < pair_ids.size(); ++r) {
+    if (pair_ids[r] >= texts.size()) throw UsageError(cat("pair_id ", pair_ids[r], " is beyond the lines of --input"));
+    const auto& [src, tgt] = texts[pair_ids[r]];
+    out << pair_ids[r];
+    for (const auto& column : columns) out << "\t" << cell(column[r]);
+    out << "\t" << cell(options.side == "tgt" ? tgt : options.side == "both" ? src + " " + tgt : src) << "\n";
+  }
+}
+
 void write_table(const ExportOptions& options, std::ostream& out) {
   const h5::Reader reader(options.hdf5);
   const std::string group = "/" + options.group;
   if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
+  if (options.jaded) {
+    if (options.group != "selection") throw UsageError("--jaded is for --group selection");
+    write_jaded(options, reader, out);
+    return;
+  }
   const auto names = reader.datasets(group);
   std::vector<std::vector<std::string>> columns;
   for (const auto& name : names) columns.push_back(reader.read_text(group + "/" + name));
@@ -55,7 +85,7 @@ void write_table(const ExportOptions& options, std::ostream& out) {
   std::vector<std::uint64_t> pair_ids;
   if (join) {
     if (!reader.exists(group + "/pair_id")) throw UsageError(cat(group, " has no pair_id column to join on"));
-    texts = load_texts(options.corpus);
+    texts = load_texts(options.corpus, "pair");
     pair_ids = reader.read_uint(group + "/pair_id");
   }
 
