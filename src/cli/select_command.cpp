@@ -95,6 +95,8 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   const select::Side side = side_of(options.side);
   std::vector<std::uint32_t> lexicon_id;
   const select::Statistics stats = select::gather_statistics(comm, corpora, side, lexicon_id);
+  if (stats.repr_tokens == 0)  // every rank sees the same replicated counts
+    mpi::fail_everywhere("the representative corpus (--representative) has no tokens: nothing to select for", 2);
   std::vector<std::size_t> junk;
   const select::AvailableLines lines = select::available_lines(corpora.available, side, lexicon_id, options.length_cap, junk);
 

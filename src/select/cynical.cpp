@@ -110,6 +110,7 @@ class Selector {
       }
     }
     for (auto& heap : heaps_) std::make_heap(heap.begin(), heap.end(), heap_after);
+    if (!lines.length.empty()) shortest_line_ = *std::min_element(lines.length.begin(), lines.length.end());
     lines_of_word_ = mpi::sum_all(MPI_Comm(comm), local_lines_of_word);
     remaining_ = mpi::sum_all<std::uint64_t>(comm, lines.size());
     selectable_ = selectable_words(stats, options);
@@ -164,11 +165,11 @@ class Selector {
   }
 
   // This rank's best `batch` lines containing `root`, by exact ΔH: lines are
-  // taken in order of a lower bound (cached gain + the smallest penalty) until
-  // no unread line can beat the worst of the best.
+  // taken in order of a lower bound (cached gain + the penalty of this rank's
+  // shortest line) until no unread line can beat the worst of the best.
   std::vector<Candidate> local_best(Word root, std::size_t batch) {
     auto& heap = heaps_[root];
-    const double least_penalty = model_.penalty(1);
+    const double least_penalty = model_.penalty(shortest_line_);
     std::vector<Candidate> best;  // a max-heap under `better`
     std::vector<std::uint32_t> scored;
     while (!heap.empty()) {
@@ -262,6 +263,7 @@ class Selector {
   std::vector<std::vector<HeapEntry>> heaps_;  // per word: its lines on this rank
   std::vector<std::uint64_t> lines_of_word_;   // per word: unselected lines on all ranks
   std::uint64_t remaining_ = 0;
+  std::uint32_t shortest_line_ = 1;  // tokens of this rank's shortest line
   std::vector<bool> selectable_;
   std::vector<double> active_key_;             // NaN: not a candidate root word
   std::set<std::pair<double, Word>> active_;   // by (WGE, word): the best root word first

@@ -53,3 +53,9 @@ s = h5py.File('$WORK/plain.h5', 'r')['selection']
 assert list(s['pair_id'][()])[-1] == 1 and (s['flags'][()] == 0).all(), list(s['pair_id'][()])
 "
 echo "ok: plain sentence files"
+
+: >"$WORK/empty.txt"
+expect_failure 2 "has no tokens" -- run_mpi 2 select --representative "$WORK/empty.txt" --available "$WORK/avail.txt" --output "$WORK/none.h5"
+expect_failure 2 "representative" -- "$TDCONE" select --available "$WORK/avail.txt" --output "$WORK/none.h5"
+[ ! -e "$WORK/none.h5" ] || fail "output written despite errors"
+echo "ok: select refuses an empty or missing REPR"
