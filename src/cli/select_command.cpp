@@ -3,19 +3,46 @@
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
 
+#include <xxhash.h>
+
 #include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
 #include <limits>
+#include <optional>
 
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/cli/progress.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "tdcone/select/checkpoint.hpp"
 #include "tdcone/select/corpora.hpp"
 
 namespace tdcone::cli {
 
 namespace {
+
+// Set by SIGTERM / SIGUSR1 (SLURM's warning before the time limit, or a user).
+volatile std::sig_atomic_t stop_requested = 0;
+extern "C" void request_stop(int) { stop_requested = 1; }
+
+constexpr int kExitInterrupted = 75;  // EX_TEMPFAIL: try again (with --resume)
+
+// What a checkpoint must match: the options that shape the ranking and the data read.
+std::uint64_t fingerprint(const SelectOptions& o, const select::Statistics& stats,
+                          std::uint64_t available_lines) {
+  std::string key = cat(o.side, '|', o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|',
+                        o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|', o.corpus.src_field, '|',
+                        o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase, '|', o.corpus.reverse, '|',
+                        o.corpus.max_line_bytes, '|', stats.repr_tokens, '|', stats.unadapted_tokens, '|',
+                        stats.seed_tokens, '|', available_lines, '|');
+  for (const std::string& word : stats.lexicon) (key += word) += '\n';
+  std::uint64_t h = XXH3_64bits(key.data(), key.size());
+  for (const auto* counts : {&stats.repr, &stats.unadapted, &stats.available, &stats.seed})
+    h = XXH3_64bits_withSeed(counts->data(), counts->size() * sizeof(std::uint64_t), h);
+  return h;
+}
 
 select::Side side_of(const std::string& name) {
   return name == "tgt" ? select::Side::tgt : name == "both" ? select::Side::both : select::Side::src;
@@ -105,11 +132,51 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   cynical.keep_boring = options.keep_boring;
   cynical.batch = options.batch;
   cynical.length_cap = options.length_cap;
+  const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
+  const std::uint64_t print = fingerprint(options, stats, counts.lines);
+  std::optional<select::SelectionState> resume;
+  if (options.resume) {
+    mpi::collective_step(comm, [&] {
+      if (comm.rank() == 0) resume = select::read_checkpoint(checkpoint, print);
+    });
+    if (comm.rank() != 0) resume.emplace();
+    boost::mpi::broadcast(comm, *resume, 0);
+  }
+
+  std::signal(SIGTERM, request_stop);
+  std::signal(SIGUSR1, request_stop);
+  Stopwatch since_checkpoint;
+  select::Interrupt interrupt;
+  interrupt.poll = [&] {
+    const bool due = options.checkpoint_every > 0 && since_checkpoint.seconds() >= 60.0 * options.checkpoint_every;
+    const int mine = stop_requested ? 2 : (comm.rank() == 0 && due) ? 1 : 0;
+    return boost::mpi::all_reduce(comm, mine, boost::mpi::maximum<int>());
+  };
+  interrupt.save = [&](const select::SelectionState& state) {
+    mpi::collective_step(comm, [&] {
+      if (comm.rank() != 0) return;
+      select::SelectionState stamped = state;
+      stamped.fingerprint = print;
+      select::write_checkpoint(checkpoint, stamped);
+      std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
+                   checkpoint.c_str());
+    });
+    since_checkpoint = Stopwatch();
+  };
+
   Progress progress(comm.rank() == 0, "select", "lines");
   const select::Selection selection = select::select_lines(
-      comm, stats, lines, cynical, [&](std::uint64_t done, std::uint64_t total, double h) {
+      comm, stats, lines, cynical,
+      [&](std::uint64_t done, std::uint64_t total, double h) {
         progress.update(done, total ? double(done) / double(total) : 1.0, cat("H ", h));
-      });
+      },
+      interrupt, resume ? &*resume : nullptr);
+  if (selection.interrupted) {
+    if (comm.rank() == 0)
+      std::fprintf(stderr, "tdcone select: interrupted; run the same command with --resume to continue from %s\n",
+                   checkpoint.c_str());
+    return kExitInterrupted;
+  }
   progress.finish(selection.ranked.size());
 
   // Junk and bad lines of every rank, in input order (ranks hold consecutive pair_ids).
@@ -149,6 +216,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
     file.set_attribute("/selection", "repr_tokens", stats.repr_tokens);
     file.set_attribute("/selection", "lexicon", static_cast<std::uint64_t>(stats.lexicon.size()));
     file.commit();
+    if (comm.rank() == 0) std::filesystem::remove(checkpoint);  // done: an old checkpoint must not be resumed
   });
 
   if (comm.rank() == 0) {

@@ -60,6 +60,17 @@ class Model {
         g += h_[words[k]] * std::log((count_[words[k]] + epsilon_) / (count_[words[k]] + counts[k] + epsilon_));
     return g;
   }
+  void save(SelectionState& state) const {
+    state.counts = count_;
+    state.tokens = tokens_;
+    state.log_sum = log_sum_;
+  }
+  void restore(const SelectionState& state) {
+    count_ = state.counts;
+    tokens_ = state.tokens;
+    log_sum_ = state.log_sum;
+  }
+
   void add(const Word* words, const std::uint32_t* counts, std::size_t n, std::uint32_t length) {
     for (std::size_t k = 0; k < n; ++k) {
       const Word v = words[k];
@@ -98,11 +109,14 @@ bool heap_after(const HeapEntry& a, const HeapEntry& b) { return a.gain != b.gai
 class Selector {
  public:
   Selector(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
-           const CynicalOptions& options)
+           const CynicalOptions& options, const SelectionState* resume)
       : comm_(comm), stats_(stats), lines_(lines), options_(options), model_(stats, options.epsilon),
         latest_gain_(lines.size()), selected_(lines.size(), false), heaps_(stats.lexicon.size()) {
+    h_initial_ = best_h_ = model_.entropy();
+    if (resume) restore(*resume);
     std::vector<std::uint64_t> local_lines_of_word(stats.lexicon.size(), 0);
     for (std::uint32_t i = 0; i < lines.size(); ++i) {
+      if (selected_[i]) continue;
       latest_gain_[i] = model_.gain(words(i), counts(i), n_words(i));
       for (std::size_t k = 0; k < n_words(i); ++k) {
         heaps_[words(i)[k]].push_back({latest_gain_[i], i});
@@ -112,23 +126,34 @@ class Selector {
     for (auto& heap : heaps_) std::make_heap(heap.begin(), heap.end(), heap_after);
     if (!lines.length.empty()) shortest_line_ = *std::min_element(lines.length.begin(), lines.length.end());
     lines_of_word_ = mpi::sum_all(MPI_Comm(comm), local_lines_of_word);
-    remaining_ = mpi::sum_all<std::uint64_t>(comm, lines.size());
+    remaining_ = mpi::sum_all<std::uint64_t>(comm, lines.size()) - done_;
     selectable_ = selectable_words(stats, options);
     active_key_.assign(stats.lexicon.size(), std::numeric_limits<double>::quiet_NaN());
     for (Word v = 0; v < selectable_.size(); ++v)
-      if (selectable_[v] && lines_of_word_[v] > 0) activate(v);
+      if ((second_pass_ || selectable_[v]) && lines_of_word_[v] > 0) activate(v);
   }
 
-  Selection run(const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress) {
+  Selection run(const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress,
+                const Interrupt& interrupt) {
     Selection result;
-    result.h_initial = model_.entropy();
-    const std::uint64_t total = remaining_;
-    double best_h = result.h_initial;
-    std::uint64_t done = 0;
-    while (remaining_ > 0) {
-      if (active_.empty())  // second pass: every word with lines left
+    result.ranked = std::move(ranked_);
+    result.h_initial = h_initial_;
+    result.stop_rank = stop_rank_;
+    const std::uint64_t total = remaining_ + done_;
+    for (std::uint64_t iteration = 0; remaining_ > 0; ++iteration) {
+      if (interrupt.poll && iteration % kPollEvery == 0) {
+        const int action = interrupt.poll();
+        if (action != 0) interrupt.save(state(result));
+        if (action == 2) {
+          result.interrupted = true;
+          return result;
+        }
+      }
+      if (active_.empty()) {  // second pass: every word with lines left
+        second_pass_ = true;
         for (Word v = 0; v < lines_of_word_.size(); ++v)
           if (lines_of_word_[v] > 0) activate(v);
+      }
       const auto [wge, root] = *active_.begin();
       const std::uint64_t k = lines_of_word_[root];
       const std::size_t batch =
@@ -143,18 +168,47 @@ class Selector {
         apply(c);
         const double h = model_.entropy();
         if (comm_.rank() == 0) result.ranked.push_back({c.pair_id, c.delta_h, c.penalty, c.gain, h, root, wge});
-        ++done;
-        if (h < best_h) {
-          best_h = h;
-          result.stop_rank = done;
+        ++done_;
+        if (h < best_h_) {
+          best_h_ = h;
+          result.stop_rank = stop_rank_ = done_;
         }
       }
-      if (on_progress && comm_.rank() == 0) on_progress(done, total, model_.entropy());
+      if (on_progress && comm_.rank() == 0) on_progress(done_, total, model_.entropy());
     }
     return result;
   }
 
  private:
+  static constexpr std::uint64_t kPollEvery = 16;  // iterations between interrupt polls (a collective call)
+
+  SelectionState state(const Selection& so_far) const {
+    SelectionState s;
+    s.ranked = so_far.ranked;
+    s.h_initial = h_initial_;
+    s.best_h = best_h_;
+    s.stop_rank = stop_rank_;
+    s.second_pass = second_pass_;
+    model_.save(s);
+    return s;
+  }
+
+  // Continues from a checkpoint: the model, the pass, and which lines are taken.
+  void restore(const SelectionState& s) {
+    model_.restore(s);
+    h_initial_ = s.h_initial;
+    best_h_ = s.best_h;
+    stop_rank_ = s.stop_rank;
+    second_pass_ = s.second_pass;
+    done_ = s.ranked.size();
+    if (comm_.rank() == 0) ranked_ = s.ranked;
+    std::vector<std::uint64_t> taken;
+    for (const RankedLine& r : s.ranked) taken.push_back(r.pair_id);
+    std::sort(taken.begin(), taken.end());
+    for (std::uint32_t i = 0; i < lines_.size(); ++i)
+      selected_[i] = std::binary_search(taken.begin(), taken.end(), lines_.pair_id[i]);
+  }
+
   const Word* words(std::uint32_t i) const { return lines_.words.data() + lines_.start[i]; }
   const std::uint32_t* counts(std::uint32_t i) const { return lines_.counts.data() + lines_.start[i]; }
   std::size_t n_words(std::uint32_t i) const { return lines_.start[i + 1] - lines_.start[i]; }
@@ -264,6 +318,11 @@ class Selector {
   std::vector<std::uint64_t> lines_of_word_;   // per word: unselected lines on all ranks
   std::uint64_t remaining_ = 0;
   std::uint32_t shortest_line_ = 1;  // tokens of this rank's shortest line
+  std::uint64_t done_ = 0;           // lines ranked so far
+  double h_initial_ = 0, best_h_ = 0;
+  std::uint64_t stop_rank_ = 0;
+  bool second_pass_ = false;
+  std::vector<RankedLine> ranked_;   // from a checkpoint, on rank 0
   std::vector<bool> selectable_;
   std::vector<double> active_key_;             // NaN: not a candidate root word
   std::set<std::pair<double, Word>> active_;   // by (WGE, word): the best root word first
@@ -275,8 +334,9 @@ class Selector {
 
 Selection select_lines(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
                        const CynicalOptions& options,
-                       const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress) {
-  return Selector(comm, stats, lines, options).run(on_progress);
+                       const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress,
+                       const Interrupt& interrupt, const SelectionState* resume) {
+  return Selector(comm, stats, lines, options, resume).run(on_progress, interrupt);
 }
 
 }  // namespace tdcone::select

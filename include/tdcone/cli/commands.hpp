@@ -84,6 +84,9 @@ struct SelectOptions {
   bool batch = true;
   std::uint32_t length_cap = 100;
   bool stop = false;
+  std::string checkpoint;          // default: the output path + ".ckpt"
+  bool resume = false;
+  double checkpoint_every = 0;     // minutes; 0 = only on SIGTERM/SIGUSR1
   OutputOptions output;
 };
 

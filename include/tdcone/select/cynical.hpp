@@ -45,21 +45,56 @@ struct RankedLine {
   double cross_entropy = 0;                   // exact H_n after adding the line
   std::uint32_t root_word = 0;                // the iteration's best word
   double wge = 0;                             // its word gain estimate then
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    ar & pair_id & delta_h & penalty & gain & cross_entropy & root_word & wge;
+  }
+};
+
+/// Everything needed to continue a selection exactly where it stopped; it
+/// does not depend on the number of ranks. Heaps are rebuilt on resume:
+/// they only speed up the search for the exact best lines.
+struct SelectionState {
+  std::uint64_t fingerprint = 0;   // inputs and options it belongs to
+  std::vector<RankedLine> ranked;  // the lines selected so far, in order
+  double h_initial = 0, best_h = 0;
+  std::uint64_t stop_rank = 0;
+  bool second_pass = false;
+  std::vector<double> counts;  // the model: SEED + selected counts, tokens, Σ h·ln(C+ε)
+  double tokens = 0, log_sum = 0;
+
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    ar & fingerprint & ranked & h_initial & best_h & stop_rank & second_pass & counts & tokens & log_sum;
+  }
+};
+
+/// How a long selection is interrupted: `poll()` is called on every rank at
+/// iteration boundaries and must return the same on all (it is collective):
+/// 0 go on, 1 save a checkpoint and go on, 2 save and stop. `save` runs on
+/// every rank with the state (complete on rank 0).
+struct Interrupt {
+  std::function<int()> poll;
+  std::function<void(const SelectionState&)> save;
 };
 
 struct Selection {
   std::vector<RankedLine> ranked;  // on rank 0: every selectable line, in selection order
   double h_initial = 0;            // H_0
   std::uint64_t stop_rank = 0;     // the n minimizing H_n
+  bool interrupted = false;        // stopped by Interrupt::poll (a checkpoint was saved)
 };
 
 /// Word classes of SPEC §6 (true = selectable in the first pass).
 std::vector<bool> selectable_words(const Statistics& stats, const CynicalOptions& options);
 
-/// Ranks every line of every rank's `lines`. `on_progress(ranked, total, H)`
-/// is called on rank 0 now and then. Collective.
+/// Ranks every line of every rank's `lines`, continuing from `resume` when
+/// given (the same state on every rank). `on_progress(ranked, total, H)` is
+/// called on rank 0 now and then. Collective.
 Selection select_lines(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
                        const CynicalOptions& options,
-                       const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress = {});
+                       const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress = {},
+                       const Interrupt& interrupt = {}, const SelectionState* resume = nullptr);
 
 }  // namespace tdcone::select
