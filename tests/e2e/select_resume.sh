@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# A selection interrupted three times (SIGUSR1 to mpirun, SIGTERM to the
+# ranks) and resumed each time writes the same /selection as an uninterrupted
+# run; corrupt or foreign checkpoints are refused.
+source "$(dirname "$0")/lib.sh"
+
+"$TDCONE" synth --pairs 600000 --seed 5 --output "$WORK/avail.tsv"
+"$TDCONE" synth --pairs 5000 --seed 5 --first-pair 9000000 --junk-fraction 0 --output "$WORK/repr.tsv"
+args=(select --representative "$WORK/repr.tsv" --available "$WORK/avail.tsv" --side tgt)
+
+run_mpi 2 "${args[@]}" --output "$WORK/whole.h5" >/dev/null 2>&1 || fail "uninterrupted run"
+
+interruptions=0
+resume=()
+for attempt in 1 2 3 4 5 6 7 8 9 10; do
+  # mpirun itself in the background (not a shell function), so $! is mpirun.
+  ${TDCONE_MPIRUN:-mpirun} -n 2 --oversubscribe "$TDCONE" "${args[@]}" --output "$WORK/pieces.h5" "${resume[@]}" \
+    >"$WORK/run.out" 2>"$WORK/run.err" &
+  launcher=$!
+  sleep 2.5  # reading takes about a second; then it is ranking
+  if [ "$interruptions" -lt 3 ]; then
+    if [ "$interruptions" -eq 0 ]; then
+      kill -USR1 "$launcher"                               # mpirun forwards SIGUSR1 to the ranks
+    else
+      pkill -TERM -f "^$TDCONE select --representative $WORK" || true  # the ranks themselves, not mpirun
+    fi
+  fi
+  status=0
+  wait "$launcher" || status=$?
+  if [ "$status" -eq 75 ]; then
+    interruptions=$((interruptions + 1))
+    grep -o "checkpoint of [0-9]* ranked lines" "$WORK/run.err" >>"$WORK/points.txt"
+    [ "$interruptions" -eq 1 ] && cp "$WORK/pieces.h5.ckpt" "$WORK/first.ckpt"
+    resume=(--resume)
+    continue
+  fi
+  [ "$status" -eq 0 ] || { grep -v "tsv:" "$WORK/run.err" | tail -20; fail "run $attempt exited $status"; }
+  break
+done
+[ "$interruptions" -eq 3 ] || fail "expected 3 interruptions, got $interruptions"
+[ "$(sort -u "$WORK/points.txt" | wc -l)" -eq 3 ] || fail "interrupted at the same point twice: $(cat "$WORK/points.txt")"
+[ ! -e "$WORK/pieces.h5.ckpt" ] || fail "checkpoint left after a finished run"
+"$PY" "$HERE/compare_h5.py" "$WORK/whole.h5" "$WORK/pieces.h5" || fail "resumed run differs"
+echo "ok: interrupted at $(tr '\n' ';' <"$WORK/points.txt") resumed to the same /selection"
+
+cp "$WORK/first.ckpt" "$WORK/other.h5.ckpt"
+expect_failure 2 "belongs to another selection" -- run_mpi 2 "${args[@]}" --mincount 5 --output "$WORK/other.h5" --resume
+head -c 100 "$WORK/first.ckpt" >"$WORK/cut.h5.ckpt"
+expect_failure 2 "corrupt checkpoint" -- run_mpi 2 "${args[@]}" --output "$WORK/cut.h5" --resume
+printf 'not a checkpoint' >"$WORK/junk.h5.ckpt"
+expect_failure 2 "corrupt checkpoint" -- "$TDCONE" "${args[@]}" --output "$WORK/junk.h5" --resume
+expect_failure 2 "cannot read checkpoint" -- "$TDCONE" "${args[@]}" --output "$WORK/none.h5" --resume
+echo "ok: corrupt, foreign and missing checkpoints are refused"
