@@ -93,8 +93,9 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
 void add_export_options(OptionSet& o, ExportOptions& e) {
   o.command()->add_option("hdf5", e.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
   o.add("group", e.group, "Table to export")->check(CLI::IsMember({"pairs", "shards", "sweep", "selection"}));
-  o.add_action_flag("jaded", e.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, score, penalty, gain, cross-entropy, root word, WGE, text from --input)");
-  o.add("side", e.side, "With --jaded: which text of a pair is the line (as in tdcone select)")->check(CLI::IsMember({"src", "tgt", "both"}));
+  o.add_action_flag("jaded", e.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, score, penalty, gain, cross-entropy, root word, WGE, text); the text comes from --input, by default the run's own AVAIL files");
+  o.add_action_flag("selected-only", e.selected_only, "With --group selection: only the selected lines (flags 0)");
+  o.add("side", e.side, "With --jaded: which text of a pair is the line (default: the run's --side)")->check(CLI::IsMember({"src", "tgt", "both"}));
   o.add("output", e.output, "TSV file to write ('-' = standard output)");
   o.add_action_flag("force", e.force, "Overwrite an existing output file");
   e.corpus.add_to(o, "optional");

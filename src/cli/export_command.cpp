@@ -2,6 +2,9 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <sstream>
+
+#include <toml++/toml.h>
 
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/error.hpp"
@@ -49,20 +52,32 @@ std::string cell(std::string text) {
 }
 
 // The classic cynical-selection ("jaded") table: one line per AVAIL line in selection order.
+// The text comes from --input, else from the AVAIL files the run recorded; the side likewise.
 void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::ostream& out) {
-  if (options.corpus.inputs.empty()) throw UsageError("--jaded needs the AVAIL corpus as --input");
-  const auto texts = load_texts(options.corpus, options.side);
+  CorpusOptions corpus = options.corpus;
+  if (corpus.inputs.empty()) {
+    std::istringstream recorded(reader.attribute_string("/", "inputs"));
+    for (std::string path; std::getline(recorded, path);) corpus.inputs.push_back(path);
+  }
+  std::string side = options.side;
+  if (side.empty()) {
+    const auto config = toml::parse(reader.attribute_string("/", "config"));
+    side = config["side"].value_or(std::string("src"));
+  }
+  const auto texts = load_texts(corpus, side);
   const auto pair_ids = reader.read_uint("/selection/pair_id");
+  const auto flags = reader.read_uint("/selection/flags");
   const char* names[] = {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"};
   std::vector<std::vector<std::string>> columns;
   for (const char* name : names) columns.push_back(reader.read_text(std::string("/selection/") + name));
   out << "line_id\trank\tscore\tpenalty\tgain\tcross_entropy\troot_word\twge\ttext\n";
   for (std::size_t r = 0; r < pair_ids.size(); ++r) {
+    if (options.selected_only && flags[r] != 0) continue;
     if (pair_ids[r] >= texts.size()) throw UsageError(cat("pair_id ", pair_ids[r], " is beyond the lines of --input"));
     const auto& [src, tgt] = texts[pair_ids[r]];
     out << pair_ids[r];
     for (const auto& column : columns) out << "\t" << cell(column[r]);
-    out << "\t" << cell(options.side == "tgt" ? tgt : options.side == "both" ? src + " " + tgt : src) << "\n";
+    out << "\t" << cell(side == "tgt" ? tgt : side == "both" ? src + " " + tgt : src) << "\n";
   }
 }
 
@@ -92,7 +107,13 @@ void write_table(const ExportOptions& options, std::ostream& out) {
   for (std::size_t k = 0; k < names.size(); ++k) out << (k ? "\t" : "") << names[k];
   if (join) out << "\tsrc\ttgt";
   out << "\n";
+  std::vector<std::uint64_t> flags;
+  if (options.selected_only) {
+    if (options.group != "selection") throw UsageError("--selected-only is for --group selection");
+    flags = reader.read_uint("/selection/flags");
+  }
   for (std::size_t r = 0; r < rows; ++r) {
+    if (!flags.empty() && flags[r] != 0) continue;
     for (std::size_t k = 0; k < columns.size(); ++k) out << (k ? "\t" : "") << cell(columns[k][r]);
     if (join) {
       if (pair_ids[r] >= texts.size())

@@ -109,6 +109,9 @@ struct SelectionTable {
 
 int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
+  // From the start: a signal while reading stops the run at the first iteration, with a checkpoint.
+  std::signal(SIGTERM, request_stop);
+  std::signal(SIGUSR1, request_stop);
   Inputs in;
   mpi::collective_step(comm, [&] {
     h5::check_output_target(options.output.output, options.output.force);
@@ -143,8 +146,6 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
     boost::mpi::broadcast(comm, *resume, 0);
   }
 
-  std::signal(SIGTERM, request_stop);
-  std::signal(SIGUSR1, request_stop);
   Stopwatch since_checkpoint;
   select::Interrupt interrupt;
   interrupt.poll = [&] {

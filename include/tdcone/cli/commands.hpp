@@ -93,8 +93,9 @@ struct SelectOptions {
 struct ExportOptions {
   std::string hdf5;
   std::string group = "pairs";
-  bool jaded = false;     // the classic cynical-selection TSV for /selection
-  std::string side = "src";
+  bool jaded = false;          // the classic cynical-selection TSV for /selection
+  bool selected_only = false;  // /selection rows with flags 0 only
+  std::string side;            // --jaded text; default: the run's --side
   std::string output = "-";
   bool force = false;
   CorpusOptions corpus;  // optional: join the rows with the input text
