@@ -13,6 +13,7 @@ packages=(
   libcli11-dev libtomlplusplus-dev libutf8proc-dev libxxhash-dev libsimdjson-dev libfmt-dev
   python3 python3-h5py python3-numpy python3-matplotlib
   time bc
+  slurm-wlm munge
 )
 
 sudo_cmd=()

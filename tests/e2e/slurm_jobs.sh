@@ -1,0 +1,94 @@
+#!/usr/bin/env bash
+# The slurm/ job scripts on a real local SLURM (scripts/slurm-local): score,
+# the sweep array with its collect job, and select, each with 2 tasks, give the
+# same HDF5 as direct mpirun runs; a select job past its time limit checkpoints,
+# requeues itself and finishes with the uninterrupted result.
+# Needs root and Debian's slurm-wlm (scripts/install-deps.sh); skipped otherwise.
+source "$(dirname "$0")/lib.sh"
+[ "$(id -u)" -eq 0 ] && command -v slurmctld >/dev/null || { echo "skipped: needs root and slurm-wlm"; exit 77; }
+REPO=$(cd "$HERE/../.." && pwd)
+export SLURM_LOCAL_DIR="$WORK/slurm"
+trap 'bash "$REPO/scripts/slurm-local" stop >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+bash "$REPO/scripts/slurm-local" start
+eval "$(bash "$REPO/scripts/slurm-local" env)"
+export TDCONE  # the job scripts run this binary
+
+wait_for() {  # job ids...: until they have left the queue (10 min at most)
+  for _ in $(seq 600); do
+    [ -z "$(squeue -h -j "$(IFS=,; echo "$*")" 2>/dev/null)" ] && return 0
+    sleep 1
+  done
+  fail "jobs $* still queued"
+}
+
+cd "$WORK"
+"$TDCONE" synth --pairs 20000 --seed 31 --vocabulary 4000 --output corpus.tsv
+"$TDCONE" synth --pairs 500 --seed 31 --vocabulary 4000 --first-pair 5000000 --junk-fraction 0 --output reference.tsv
+cat >score.toml <<TOML
+input = ["$WORK/corpus.tsv"]
+score-col = 3
+reference = "$WORK/reference.tsv"
+shards = 3
+output = "$WORK/score-slurm.h5"
+TOML
+for name in a b; do
+  cat >sweep-$name.toml <<TOML
+input = ["$WORK/corpus.tsv"]
+score-col = 3
+reference = "$WORK/reference.tsv"
+thresholds = [$([ $name = a ] && echo "0.4, 0.6, 0.8" || echo "0.5, 0.7")]
+sample = 3000
+TOML
+done
+cat >select.toml <<TOML
+representative = ["$WORK/reference.tsv"]
+available = ["$WORK/corpus.tsv"]
+side = "tgt"
+output = "$WORK/select-slurm.h5"
+TOML
+
+# score.sbatch
+job=$(sbatch --parsable --ntasks=2 --chdir="$WORK" "$REPO/slurm/score.sbatch" score.toml)
+wait_for "$job"
+run_mpi 2 score --config score.toml --output score-direct.h5 >/dev/null 2>&1
+"$PY" "$HERE/compare_h5.py" score-direct.h5 score-slurm.h5 || fail "score.sbatch differs from mpirun"
+echo "ok: score.sbatch"
+
+# sweep.sbatch: an array of two configs and the collect job
+collect=$(bash "$REPO/slurm/submit-sweep.sh" "$WORK/sweeps" sweep-a.toml sweep-b.toml -- --chdir="$WORK" --ntasks=2)
+wait_for "$collect"
+for i in 0 1; do
+  config=$([ $i = 0 ] && echo sweep-a.toml || echo sweep-b.toml)
+  run_mpi 2 sweep --config "$config" --output "sweep-direct-$i.h5" >/dev/null 2>&1
+  "$PY" "$HERE/compare_h5.py" "sweep-direct-$i.h5" "sweeps/sweep-$i.h5" || fail "sweep task $i differs from mpirun"
+done
+[ "$(wc -l <sweeps/sweep-table.tsv)" -eq 6 ] || fail "sweep table: $(cat sweeps/sweep-table.tsv)"
+head -1 sweeps/sweep-table.tsv | grep -q "^job	threshold	n_pairs	n_sampled	tdcone" || fail "sweep table header"
+echo "ok: sweep.sbatch array + collect"
+
+# select.sbatch
+job=$(sbatch --parsable --ntasks=2 --chdir="$WORK" "$REPO/slurm/select.sbatch" select.toml)
+wait_for "$job"
+run_mpi 2 select --config select.toml --output select-direct.h5 >/dev/null 2>&1
+"$PY" "$HERE/compare_h5.py" select-direct.h5 select-slurm.h5 || fail "select.sbatch differs from mpirun"
+echo "ok: select.sbatch"
+
+# The requeue path: a one-minute limit with the warning signal due at once.
+# SLURM checks signal deadlines every 30 s, so the selection must outlast that.
+"$TDCONE" synth --pairs 1300000 --seed 32 --output big.tsv
+cat >requeue.toml <<TOML
+representative = ["$WORK/reference.tsv"]
+available = ["$WORK/big.tsv"]
+side = "tgt"
+batch = false
+output = "$WORK/requeue-slurm.h5"
+TOML
+job=$(sbatch --parsable --ntasks=2 --time=1 --signal=USR1@59 --chdir="$WORK" "$REPO/slurm/select.sbatch" requeue.toml)
+run_mpi 2 select --config requeue.toml --output requeue-direct.h5 >/dev/null 2>&1 &
+direct=$!
+wait_for "$job"
+wait "$direct" || fail "direct run of the requeue job"
+grep -q "requeueing job $job" "tdcone-select-$job.log" || { tail -20 "tdcone-select-$job.log"; fail "the job was not requeued"; }
+grep -q "run 2" "tdcone-select-$job.log" || fail "no second run after the requeue"
+"$PY" "$HERE/compare_h5.py" requeue-direct.h5 requeue-slurm.h5 || fail "requeued select differs from an uninterrupted run"
+echo "ok: select.sbatch checkpointed at its time limit, requeued itself and finished identically ($(grep -c '^tdcone-select: job' "tdcone-select-$job.log") runs)"
