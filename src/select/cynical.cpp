@@ -124,7 +124,10 @@ class Selector {
       }
     }
     for (auto& heap : heaps_) std::make_heap(heap.begin(), heap.end(), heap_after);
-    if (!lines.length.empty()) shortest_line_ = *std::min_element(lines.length.begin(), lines.length.end());
+    shortest_line_.assign(stats.lexicon.size(), std::numeric_limits<std::uint32_t>::max());
+    for (std::uint32_t i = 0; i < lines.size(); ++i)
+      for (std::size_t k = 0; k < n_words(i); ++k)
+        shortest_line_[words(i)[k]] = std::min(shortest_line_[words(i)[k]], lines.length[i]);
     lines_of_word_ = mpi::sum_all(MPI_Comm(comm), local_lines_of_word);
     remaining_ = mpi::sum_all<std::uint64_t>(comm, lines.size()) - done_;
     selectable_ = selectable_words(stats, options);
@@ -218,17 +221,28 @@ class Selector {
     active_.insert({active_key_[v], v});
   }
 
-  // This rank's best `batch` lines containing `root`, by exact ΔH: lines are
-  // taken in order of a lower bound (cached gain + the penalty of this rank's
-  // shortest line) until no unread line can beat the worst of the best.
+  // This rank's best `batch` lines containing `root`, by exact ΔH (ties by
+  // pair_id): lines are taken in order of a lower bound, their cached gain
+  // plus the penalty of the word's shortest line here, until no unread line
+  // can beat the worst of the best. Equal bounds come in pair_id order (line
+  // indices follow pair_ids), so an equal bound with a larger pair_id stops too.
   std::vector<Candidate> local_best(Word root, std::size_t batch) {
     auto& heap = heaps_[root];
-    const double least_penalty = model_.penalty(shortest_line_);
+    const double least_penalty = model_.penalty(shortest_line_[root]);
     std::vector<Candidate> best;  // a max-heap under `better`
     std::vector<std::uint32_t> scored;
+    std::uint32_t shortest_scored = std::numeric_limits<std::uint32_t>::max();
+    bool stopped_early = false;
     while (!heap.empty()) {
       const HeapEntry top = heap.front();
-      if (best.size() == batch && top.gain + least_penalty > best.front().delta_h) break;
+      if (best.size() == batch) {
+        const double bound = top.gain + least_penalty;
+        const Candidate& worst = best.front();
+        if (bound > worst.delta_h || (bound == worst.delta_h && lines_.pair_id[top.line] > worst.pair_id)) {
+          stopped_early = true;
+          break;
+        }
+      }
       std::pop_heap(heap.begin(), heap.end(), heap_after);
       heap.pop_back();
       if (selected_[top.line]) continue;  // a ghost: selected through another word
@@ -242,6 +256,7 @@ class Selector {
       const double gain = model_.gain(words(i), counts(i), n_words(i));
       latest_gain_[i] = gain;
       scored.push_back(i);
+      shortest_scored = std::min(shortest_scored, lines_.length[i]);
       const Candidate c{penalty + gain, penalty, gain, lines_.pair_id[i], lines_.text_hash[i], lines_.length[i],
                         static_cast<std::uint32_t>(n_words(i)), static_cast<std::uint32_t>(comm_.rank()), i, 0};
       if (best.size() < batch) {
@@ -253,6 +268,8 @@ class Selector {
         std::push_heap(best.begin(), best.end(), better);
       }
     }
+    // Every line of the word here was scored: the shortest of them bounds the word's lines from now on.
+    if (!stopped_early && !scored.empty()) shortest_line_[root] = shortest_scored;
     for (std::uint32_t i : scored) {  // back in the heap with their new bound (selected ones become ghosts)
       heap.push_back({latest_gain_[i], i});
       std::push_heap(heap.begin(), heap.end(), heap_after);
@@ -317,7 +334,7 @@ class Selector {
   std::vector<std::vector<HeapEntry>> heaps_;  // per word: its lines on this rank
   std::vector<std::uint64_t> lines_of_word_;   // per word: unselected lines on all ranks
   std::uint64_t remaining_ = 0;
-  std::uint32_t shortest_line_ = 1;  // tokens of this rank's shortest line
+  std::vector<std::uint32_t> shortest_line_;  // per word: its shortest line here (a lower bound as lines go)
   std::uint64_t done_ = 0;           // lines ranked so far
   double h_initial_ = 0, best_h_ = 0;
   std::uint64_t stop_rank_ = 0;
