@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] && command -v slurmctld >/dev/null || { echo "skipped: needs root and slurm-wlm"; exit 77; }
 REPO=$(cd "$HERE/../.." && pwd)
 export SLURM_LOCAL_DIR="$WORK/slurm"
-trap 'kill $(jobs -p) 2>/dev/null; bash "$REPO/scripts/slurm-local" stop >/dev/null 2>&1; rm -rf "$WORK"' EXIT
+trap 'kill $(jobs -p) 2>/dev/null || true; bash "$REPO/scripts/slurm-local" stop >/dev/null 2>&1; rm -rf "$WORK"' EXIT
 bash "$REPO/scripts/slurm-local" start
 eval "$(bash "$REPO/scripts/slurm-local" env)"
 export TDCONE  # the job scripts run this binary
