@@ -581,7 +581,8 @@ bool Reader::exists(const std::string& object) const {
   while (start <= object.size()) {
     const std::size_t end = std::min(object.find('/', start), object.size());
     if (end > start) {
-      prefix += "/" + object.substr(start, end - start);
+      prefix += '/';
+      prefix.append(object, start, end - start);
       const htri_t found = H5Lexists(impl_->file.get(), prefix.c_str(), H5P_DEFAULT);
       if (found <= 0) {
         if (found < 0) H5Eclear2(H5E_DEFAULT);

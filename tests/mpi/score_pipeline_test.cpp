@@ -293,8 +293,12 @@ void expect_sweep_rows_equal_filtered_runs(SubsetTest& test, std::uint64_t sampl
         const bool in = masks[i] >> t & 1u, above = line_scores[i] >= sweep.thresholds[t];
         members += in;
         eligible += above;
-        if (sample == 0) EXPECT_EQ(in, above) << "line " << i;
-        if (in) EXPECT_TRUE(above) << "sampled line " << i << " is below the threshold";
+        if (sample == 0) {
+          EXPECT_EQ(in, above) << "line " << i;
+        }
+        if (in) {
+          EXPECT_TRUE(above) << "sampled line " << i << " is below the threshold";
+        }
       }
       EXPECT_EQ(members, sample == 0 ? eligible : std::min(sample, eligible));
     }
@@ -325,7 +329,9 @@ TEST_F(SubsetTest, ShardRowsEqualScoresOfShardFiles) {
     }
     if (world.rank() == 0 && by == entropy::ShardBy::block)
       for (std::size_t i = 0; i < groups.size(); ++i)
-        if (groups[i] != entropy::kNoGroup) ASSERT_EQ(groups[i], i * 4 / groups.size());
+        if (groups[i] != entropy::kNoGroup) {
+          ASSERT_EQ(groups[i], i * 4 / groups.size());
+        }
   }
 }
 

@@ -260,7 +260,7 @@ TEST_P(H5RoundTrip, SeveralChunksCompressAndReadBack) {
   for (std::size_t i = 0; i < n; ++i) {
     ids[i] = i * 3;
     values[i] = static_cast<double>(i % 1000) / 8.0;
-    words[i] = "w" + std::to_string(i % 5000);
+    words[i] = std::to_string(i % 5000).insert(0, 1, 'w');
   }
   {
     OutputFile out(file, false, MPI_COMM_WORLD, GetParam());
