@@ -79,6 +79,38 @@ run_mpi 2 select --config select.toml --output select-direct.h5 >/dev/null 2>&1
 "$PY" "$HERE/compare_h5.py" select-direct.h5 select-slurm.h5 || fail "select.sbatch differs from mpirun"
 echo "ok: select.sbatch"
 
+# nightly.sbatch, two nights: the second seeds from the first's selection,
+# moves `latest` and, keeping one night, prunes the first.
+cat >nightly.toml <<TOML
+representative = ["$WORK/reference.tsv"]
+available = ["$WORK/corpus.tsv"]
+side = "tgt"
+TOML
+for night in 2026-01-01 2026-01-02; do
+  job=$(NIGHT=$night TDCONE_REPO=$REPO sbatch --parsable --ntasks=2 --chdir="$WORK" "$REPO/slurm/nightly.sbatch" nightly.toml "$WORK/nightly" 1)
+  wait_for "$job"
+  grep -q "^nightly: $WORK/nightly/$night (latest)" "tdcone-nightly-$job.log" || { tail "tdcone-nightly-$job.log"; fail "night $night"; }
+done
+[ "$(readlink nightly/latest)" = 2026-01-02 ] || fail "latest is $(readlink nightly/latest)"
+[ ! -e nightly/2026-01-01 ] || fail "the older night was not pruned"
+[ -s nightly/2026-01-02/seed.txt ] || fail "no seed corpus from the first night"
+"$PY" - nightly/2026-01-02 <<'PY' || fail "second night"
+import sys, h5py, tomllib
+night = sys.argv[1]
+with h5py.File(f"{night}/selection.h5", "r") as f:
+    config = f.attrs["config"]
+    config = tomllib.loads(config.decode() if isinstance(config, bytes) else config)
+    assert config["seed-corpus"][0].endswith(f"{night}/seed.txt"), config["seed-corpus"]
+    flags = f["selection/flags"][()]
+    stop = int(f["selection"].attrs["stop_rank"])
+    assert stop > 0 and not (flags[:stop] & 4).any() and (flags[stop:] & 4).all()
+seeds = [line for line in open(f"{night}/seed.txt")]
+corpus = set(open("corpus.tsv"))
+assert seeds and all(line in corpus for line in seeds), "seed lines are verbatim corpus lines"
+
+PY
+echo "ok: nightly.sbatch seeds from the last night's selected lines, moves latest and prunes"
+
 # The requeue path: a one-minute limit with the warning signal due at once.
 # SLURM checks signal deadlines every 30 s, so the run must outlast that: one
 # task on 1.5M lines (about 35 s), while the reference runs on the other core.
