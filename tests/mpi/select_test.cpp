@@ -30,8 +30,11 @@ std::string topical_text(std::size_t lines, std::size_t topics, std::uint64_t se
   for (std::size_t i = 0; i < lines; ++i) {
     const std::size_t topic = rng() % topics, length = 3 + rng() % 10;
     for (std::size_t k = 0; k < length; ++k) {
-      const bool common = rng() % 4 == 0;
-      text += (common ? "the" + std::to_string(rng() % 8) : "t" + std::to_string(topic) + "w" + std::to_string(rng() % 150));
+      if (rng() % 4 == 0) {  // a common word
+        text.append("the").append(std::to_string(rng() % 8));
+      } else {
+        text.append("t").append(std::to_string(topic)).append("w").append(std::to_string(rng() % 150));
+      }
       text += k + 1 < length ? ' ' : '\n';
     }
   }
