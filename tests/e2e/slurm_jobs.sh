@@ -13,18 +13,23 @@ bash "$REPO/scripts/slurm-local" start
 eval "$(bash "$REPO/scripts/slurm-local" env)"
 export TDCONE  # the job scripts run this binary
 
-wait_for() {  # job ids...: until they have left the queue (10 min at most)
+wait_for() {  # job ids...: until each has ended for good (10 min at most)
   local ids
   ids=$(IFS=,; echo "$*")
   for _ in $(seq 600); do
-    [ -z "$(squeue -h -j "$ids" 2>/dev/null)" ] && return 0
+    # All states: a job being requeued is briefly in none of squeue's default ones.
+    local states
+    states=$(squeue -h -t all -j "$ids" -o '%T' 2>/dev/null | sort -u)
+    if [ -n "$states" ] && ! grep -qvE '^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE)$' <<<"$states"; then
+      return 0
+    fi
     # SLURM holds a requeued job for a while (reason BeginTime): let it start now.
     for held in $(squeue -h -j "$ids" -t PENDING -o '%i %r' 2>/dev/null | awk '$2 == "BeginTime" {print $1}'); do
       scontrol update JobId="$held" StartTime=now 2>/dev/null || true
     done
     sleep 1
   done
-  fail "jobs $* still queued"
+  fail "jobs $* did not finish"
 }
 
 cd "$WORK"
