@@ -130,7 +130,15 @@ TOML
 job=$(sbatch --parsable --ntasks=1 --time=1 --signal=USR1@59 --chdir="$WORK" "$REPO/slurm/select.sbatch" requeue.toml)
 "$TDCONE" select --config requeue.toml --output requeue-direct.h5 >/dev/null 2>&1 &
 direct=$!
+# Until the requeued job has written its result: between runs the job passes
+# through states that look final for a moment.
+for _ in $(seq 600); do
+  [ -e requeue-slurm.h5 ] && grep -q "^tdcone select: " "tdcone-select-$job.log" && break
+  scontrol update JobId="$job" StartTime=now 2>/dev/null || true  # skip the BeginTime hold of a requeued job
+  sleep 1
+done
 wait_for "$job"
+[ -e requeue-slurm.h5 ] || { scontrol show job "$job"; grep -v "tsv:" "tdcone-select-$job.log" | tail -20; fail "the requeued job wrote no result"; }
 wait "$direct" || fail "direct run of the requeue job"
 grep -q "requeueing job $job" "tdcone-select-$job.log" || { grep -v "tsv:" "tdcone-select-$job.log" | tail -20; fail "the job was not requeued"; }
 grep -q "run 2" "tdcone-select-$job.log" || fail "no second run after the requeue"
