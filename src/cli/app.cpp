@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "tdcone/cli/commands.hpp"
+#include "tdcone/cli/progress.hpp"
 #include "tdcone/error.hpp"
 
 namespace tdcone::cli {
@@ -26,6 +27,7 @@ struct Commands {
   ExportOptions export_options;
   SynthOptionsCli synth;
   std::string config;
+  double progress_every = 2.0;
   std::vector<std::unique_ptr<OptionSet>> option_sets;
   CLI::App *score_cmd = nullptr, *sweep_cmd = nullptr, *select_cmd = nullptr, *export_cmd = nullptr, *synth_cmd = nullptr;
 
@@ -39,6 +41,9 @@ struct Commands {
 CLI::App* add_command(CLI::App& app, Commands& c, const std::string& name, const std::string& help) {
   CLI::App* command = app.add_subcommand(name, help);
   command->add_option("--config", c.config, "TOML file with options (keys = long option names)")->check(CLI::ExistingFile);
+  command->add_option("--progress-every", c.progress_every, "Seconds between progress lines on standard error (0 = none)")
+      ->capture_default_str()
+      ->check(CLI::NonNegativeNumber);
   c.option_sets.push_back(std::make_unique<OptionSet>(command));
   return command;
 }
@@ -108,6 +113,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e, out, err) == 0 ? 0 : 2;  // --help/--version, or a usage error
   }
+  set_progress_interval(c.progress_every);
   CLI::App* command = app.get_subcommands().front();
   if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
   if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());

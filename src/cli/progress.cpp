@@ -6,13 +6,19 @@ namespace tdcone::cli {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+double progress_interval = 2.0;  // seconds
+}
+
+void set_progress_interval(double seconds) { progress_interval = seconds; }
+
 Progress::Progress(bool enabled, std::string phase, std::string unit)
     : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)), last_print_(Clock::now()) {}
 
 void Progress::update(std::uint64_t done, double fraction, const std::string& note) {
-  if (!enabled_) return;
+  if (!enabled_ || progress_interval <= 0) return;
   const auto now = Clock::now();
-  if (now - last_print_ < std::chrono::seconds(2)) return;
+  if (now - last_print_ < std::chrono::duration<double>(progress_interval)) return;
   last_print_ = now;
   const double elapsed = elapsed_seconds();
   const double rate = elapsed > 0 ? done / elapsed : 0.0;

@@ -8,21 +8,26 @@ source "$(dirname "$0")/lib.sh"
 "$TDCONE" synth --pairs 5000 --seed 5 --first-pair 9000000 --junk-fraction 0 --output "$WORK/repr.tsv"
 args=(select --representative "$WORK/repr.tsv" --available "$WORK/avail.tsv" --side tgt)
 
-start=$(date +%s.%N)
 run_mpi 2 "${args[@]}" --output "$WORK/whole.h5" >/dev/null 2>&1 || fail "uninterrupted run"
-# Interrupt each run at 30% of an uninterrupted run's time (past
-# the reading), so the test keeps its shape on a slower or busier machine.
-pause=$(echo "($(date +%s.%N) - $start) * 0.3" | bc)
 
+# Each run is interrupted once its first progress line shows lines ranked
+# (--progress-every 0.5), whatever the speed of the machine; a resumed run
+# starts from its checkpoint, so every interruption is at a later point.
+selecting() {  # until run $1 prints a selection progress line (1 if it ended first)
+  while kill -0 "$1" 2>/dev/null; do
+    grep -q '^\[select\] [0-9.]*[kM]* lines' "$WORK/run.err" && return 0
+    sleep 0.1
+  done
+  return 1
+}
 interruptions=0
 resume=()
 for attempt in 1 2 3 4 5 6 7 8 9 10; do
   # mpirun itself in the background (not a shell function), so $! is mpirun.
   ${TDCONE_MPIRUN:-mpirun} -n 2 --oversubscribe "$TDCONE" "${args[@]}" --output "$WORK/pieces.h5" "${resume[@]}" \
-    >"$WORK/run.out" 2>"$WORK/run.err" &
+    --progress-every 0.5 >"$WORK/run.out" 2>"$WORK/run.err" &
   launcher=$!
-  sleep "$pause"
-  if [ "$interruptions" -lt 3 ]; then
+  if [ "$interruptions" -lt 3 ] && selecting "$launcher"; then
     if [ "$interruptions" -eq 0 ]; then
       kill -USR1 "$launcher"                               # mpirun forwards SIGUSR1 to the ranks
     else
@@ -41,7 +46,7 @@ for attempt in 1 2 3 4 5 6 7 8 9 10; do
   [ "$status" -eq 0 ] || { grep -v "tsv:" "$WORK/run.err" | tail -20; fail "run $attempt exited $status"; }
   break
 done
-[ "$interruptions" -eq 3 ] || fail "expected 3 interruptions, got $interruptions (pause $pause s; $(tr "\n" ";" <"$WORK/points.txt"))"
+[ "$interruptions" -eq 3 ] || fail "expected 3 interruptions, got $interruptions ($(tr "\n" ";" <"$WORK/points.txt"))"
 [ "$(sort -u "$WORK/points.txt" | wc -l)" -eq 3 ] || fail "interrupted at the same point twice: $(cat "$WORK/points.txt")"
 [ ! -e "$WORK/pieces.h5.ckpt" ] || fail "checkpoint left after a finished run"
 "$PY" "$HERE/compare_h5.py" "$WORK/whole.h5" "$WORK/pieces.h5" || fail "resumed run differs"

@@ -21,7 +21,7 @@ class Progress {
   Progress(bool enabled, std::string phase, std::string unit);
 
   /// `done` items so far; `fraction` of this rank's work done (0..1), for the
-  /// ETA; `note` is appended. Prints at most every two seconds.
+  /// ETA; `note` is appended. Prints at most once per progress interval.
   void update(std::uint64_t done, double fraction, const std::string& note = "");
   /// Final line of the phase.
   void finish(std::uint64_t done);
@@ -34,6 +34,10 @@ class Progress {
   Stopwatch clock_;
   std::chrono::steady_clock::time_point last_print_;
 };
+
+/// Seconds between the progress lines of a phase (default 2; 0 = none).
+/// Process-wide: set once from the command line (--progress-every).
+void set_progress_interval(double seconds);
 
 /// "1.23M", "45.6k", "789".
 std::string human_count(double value);
