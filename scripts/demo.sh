@@ -9,6 +9,7 @@ out=${OUT:-$root/out/demo}
 bash "$root/scripts/build.sh"
 mkdir -p "$out"
 tdcone="$root/build/tdcone"
+source "$root/scripts/mpi-env.sh"
 "$tdcone" synth --pairs "$pairs" --seed 1 --output "$out/corpus.tsv.zst" --force
 bash "$root/scripts/mpirun.sh" -n "$ranks" "$tdcone" score --input "$out/corpus.tsv.zst" \
   --score-col 3 --id-col 4 --output "$out/score.h5" --force

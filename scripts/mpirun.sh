@@ -1,8 +1,6 @@
 #!/usr/bin/env bash
-# mpirun with the settings this project needs on a workstation or CI box:
-# running as root is allowed, and more ranks than cores are accepted.
+# mpirun with the settings this project needs on a workstation or CI box
+# (scripts/mpi-env.sh), and more ranks than cores accepted.
 set -euo pipefail
-if [ "$(id -u)" -eq 0 ]; then
-  export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-fi
+source "$(dirname "$0")/mpi-env.sh"
 exec mpirun --oversubscribe "$@"

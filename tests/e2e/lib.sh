@@ -7,7 +7,7 @@ export HDF5_PLUGIN_PATH="$BUILD/plugins"  # for --compression zstd files
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tdcone-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
-export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+source "$HERE/../../scripts/mpi-env.sh"
 run_mpi() { local n=$1; shift; ${TDCONE_MPIRUN:-mpirun} -n "$n" --oversubscribe "$TDCONE" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
 # expect_failure STATUS PATTERN -- command...: the command must exit with
