@@ -10,7 +10,7 @@ packages=(
   libhdf5-openmpi-dev hdf5-tools
   libzstd-dev zstd
   libgtest-dev
-  libcli11-dev libtomlplusplus-dev libutf8proc-dev libxxhash-dev libsimdjson-dev libfmt-dev
+  libcli11-dev libtomlplusplus-dev libutf8proc-dev libxxhash-dev libsimdjson-dev libfmt-dev libabsl-dev
   python3 python3-h5py python3-numpy python3-matplotlib
   time bc
   slurm-wlm munge
