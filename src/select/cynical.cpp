@@ -106,28 +106,36 @@ struct HeapEntry {
 };
 bool heap_after(const HeapEntry& a, const HeapEntry& b) { return a.gain != b.gain ? a.gain > b.gain : a.line > b.line; }
 
+// The lines of one word with one length, as a heap in entries_[begin, begin + size).
+// All of them pay the same penalty, so the top's cached gain plus that penalty
+// bounds every ΔH in the segment from below.
+struct Segment {
+  std::uint64_t begin;
+  std::uint32_t size, length;
+};
+
+// A segment in the merge of local_best: its bound now, and its top line for ties.
+struct Front {
+  double bound;
+  std::uint32_t line, segment;
+};
+bool front_after(const Front& a, const Front& b) { return a.bound != b.bound ? a.bound > b.bound : a.line > b.line; }
+
 class Selector {
  public:
   Selector(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
            const CynicalOptions& options, const SelectionState* resume)
       : comm_(comm), stats_(stats), lines_(lines), options_(options), model_(stats, options.epsilon),
-        latest_gain_(lines.size()), selected_(lines.size(), false), heaps_(stats.lexicon.size()) {
+        latest_gain_(lines.size()), selected_(lines.size(), false) {
     h_initial_ = best_h_ = model_.entropy();
     if (resume) restore(*resume);
     std::vector<std::uint64_t> local_lines_of_word(stats.lexicon.size(), 0);
     for (std::uint32_t i = 0; i < lines.size(); ++i) {
       if (selected_[i]) continue;
       latest_gain_[i] = model_.gain(words(i), counts(i), n_words(i));
-      for (std::size_t k = 0; k < n_words(i); ++k) {
-        heaps_[words(i)[k]].push_back({latest_gain_[i], i});
-        ++local_lines_of_word[words(i)[k]];
-      }
+      for (std::size_t k = 0; k < n_words(i); ++k) ++local_lines_of_word[words(i)[k]];
     }
-    for (auto& heap : heaps_) std::make_heap(heap.begin(), heap.end(), heap_after);
-    shortest_line_.assign(stats.lexicon.size(), std::numeric_limits<std::uint32_t>::max());
-    for (std::uint32_t i = 0; i < lines.size(); ++i)
-      for (std::size_t k = 0; k < n_words(i); ++k)
-        shortest_line_[words(i)[k]] = std::min(shortest_line_[words(i)[k]], lines.length[i]);
+    build_segments(local_lines_of_word);
     lines_of_word_ = mpi::sum_all(MPI_Comm(comm), local_lines_of_word);
     remaining_ = mpi::sum_all<std::uint64_t>(comm, lines.size()) - done_;
     selectable_ = selectable_words(stats, options);
@@ -221,59 +229,94 @@ class Selector {
     active_.insert({active_key_[v], v});
   }
 
+  // Every unselected line under each of its words, grouped by word, then by
+  // length into segments, each a heap by cached gain.
+  void build_segments(const std::vector<std::uint64_t>& entries_of_word) {
+    std::vector<std::uint64_t> next(entries_of_word.size() + 1, 0);
+    for (Word v = 0; v < entries_of_word.size(); ++v) next[v + 1] = next[v] + entries_of_word[v];
+    entries_.resize(next.back());
+    for (std::uint32_t i = 0; i < lines_.size(); ++i)
+      if (!selected_[i])
+        for (std::size_t k = 0; k < n_words(i); ++k) entries_[next[words(i)[k]]++] = {latest_gain_[i], i};
+    const auto by_length = [&](const HeapEntry& a, const HeapEntry& b) {
+      return lines_.length[a.line] < lines_.length[b.line];
+    };
+    first_segment_.assign(entries_of_word.size() + 1, 0);
+    std::uint64_t begin = 0;
+    for (Word v = 0; v < entries_of_word.size(); ++v) {
+      const auto word_end = entries_.begin() + static_cast<std::ptrdiff_t>(begin + entries_of_word[v]);
+      std::sort(entries_.begin() + static_cast<std::ptrdiff_t>(begin), word_end, by_length);  // heaps next: order within a length is free
+      for (auto at = entries_.begin() + static_cast<std::ptrdiff_t>(begin); at != word_end;) {
+        const std::uint32_t length = lines_.length[at->line];
+        const auto end = std::find_if(at, word_end, [&](const HeapEntry& e) { return lines_.length[e.line] != length; });
+        std::make_heap(at, end, heap_after);
+        segments_.push_back({static_cast<std::uint64_t>(at - entries_.begin()), static_cast<std::uint32_t>(end - at), length});
+        at = end;
+      }
+      begin += entries_of_word[v];
+      first_segment_[v + 1] = segments_.size();
+    }
+  }
+
+  HeapEntry* heap_of(const Segment& s) { return entries_.data() + s.begin; }
+  HeapEntry pop(Segment& s) {
+    std::pop_heap(heap_of(s), heap_of(s) + s.size, heap_after);
+    return heap_of(s)[--s.size];
+  }
+  // Only lines popped from the segment come back, so it never outgrows its place.
+  void push(Segment& s, const HeapEntry& e) {
+    heap_of(s)[s.size++] = e;
+    std::push_heap(heap_of(s), heap_of(s) + s.size, heap_after);
+  }
+  void push_front(std::uint32_t segment) {
+    const Segment& s = segments_[segment];
+    if (s.size == 0) return;
+    const HeapEntry& top = heap_of(s)[0];
+    fronts_.push_back({top.gain + model_.penalty(s.length), top.line, segment});
+    std::push_heap(fronts_.begin(), fronts_.end(), front_after);
+  }
+
   // This rank's best `batch` lines containing `root`, by exact ΔH (ties by
-  // pair_id): lines are taken in order of a lower bound, their cached gain
-  // plus the penalty of the word's shortest line here, until no unread line
-  // can beat the worst of the best. Equal bounds come in pair_id order (line
-  // indices follow pair_ids), so an equal bound with a larger pair_id stops too.
+  // pair_id): the word's segments are merged by their bounds (cached gain plus
+  // the segment's penalty, both as of now), and lines are scored in that order
+  // until no unread line can beat the worst of the best.
   std::vector<Candidate> local_best(Word root, std::size_t batch) {
-    auto& heap = heaps_[root];
-    const double least_penalty = model_.penalty(shortest_line_[root]);
+    fronts_.clear();
+    for (std::uint64_t k = first_segment_[root]; k < first_segment_[root + 1]; ++k) push_front(static_cast<std::uint32_t>(k));
     std::vector<Candidate> best;  // a max-heap under `better`
-    std::vector<std::uint32_t> scored;
-    std::uint32_t shortest_scored = std::numeric_limits<std::uint32_t>::max();
-    bool stopped_early = false;
-    while (!heap.empty()) {
-      const HeapEntry top = heap.front();
-      if (best.size() == batch) {
-        const double bound = top.gain + least_penalty;
-        const Candidate& worst = best.front();
-        if (bound > worst.delta_h || (bound == worst.delta_h && lines_.pair_id[top.line] > worst.pair_id)) {
-          stopped_early = true;
-          break;
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> scored;  // (segment, line)
+    while (!fronts_.empty()) {
+      const Front front = fronts_.front();
+      if (best.size() == batch && front.bound > best.front().delta_h) break;
+      std::pop_heap(fronts_.begin(), fronts_.end(), front_after);
+      fronts_.pop_back();
+      Segment& segment = segments_[front.segment];
+      const HeapEntry top = pop(segment);
+      const std::uint32_t i = top.line;
+      if (!selected_[i]) {  // else a ghost: selected through another word
+        if (latest_gain_[i] > top.gain) {  // a tighter bound is known: requeue without scoring
+          push(segment, {latest_gain_[i], i});
+        } else {
+          const double penalty = model_.penalty(lines_.length[i]);
+          const double gain = model_.gain(words(i), counts(i), n_words(i));
+          latest_gain_[i] = gain;
+          scored.emplace_back(front.segment, i);
+          const Candidate c{penalty + gain, penalty, gain, lines_.pair_id[i], lines_.text_hash[i], lines_.length[i],
+                            static_cast<std::uint32_t>(n_words(i)), static_cast<std::uint32_t>(comm_.rank()), i, 0};
+          if (best.size() < batch) {
+            best.push_back(c);
+            std::push_heap(best.begin(), best.end(), better);
+          } else if (better(c, best.front())) {
+            std::pop_heap(best.begin(), best.end(), better);
+            best.back() = c;
+            std::push_heap(best.begin(), best.end(), better);
+          }
         }
       }
-      std::pop_heap(heap.begin(), heap.end(), heap_after);
-      heap.pop_back();
-      if (selected_[top.line]) continue;  // a ghost: selected through another word
-      if (latest_gain_[top.line] > top.gain) {  // a tighter bound is known: requeue without scoring
-        heap.push_back({latest_gain_[top.line], top.line});
-        std::push_heap(heap.begin(), heap.end(), heap_after);
-        continue;
-      }
-      const std::uint32_t i = top.line;
-      const double penalty = model_.penalty(lines_.length[i]);
-      const double gain = model_.gain(words(i), counts(i), n_words(i));
-      latest_gain_[i] = gain;
-      scored.push_back(i);
-      shortest_scored = std::min(shortest_scored, lines_.length[i]);
-      const Candidate c{penalty + gain, penalty, gain, lines_.pair_id[i], lines_.text_hash[i], lines_.length[i],
-                        static_cast<std::uint32_t>(n_words(i)), static_cast<std::uint32_t>(comm_.rank()), i, 0};
-      if (best.size() < batch) {
-        best.push_back(c);
-        std::push_heap(best.begin(), best.end(), better);
-      } else if (better(c, best.front())) {
-        std::pop_heap(best.begin(), best.end(), better);
-        best.back() = c;
-        std::push_heap(best.begin(), best.end(), better);
-      }
+      push_front(front.segment);
     }
-    // Every line of the word here was scored: the shortest of them bounds the word's lines from now on.
-    if (!stopped_early && !scored.empty()) shortest_line_[root] = shortest_scored;
-    for (std::uint32_t i : scored) {  // back in the heap with their new bound (selected ones become ghosts)
-      heap.push_back({latest_gain_[i], i});
-      std::push_heap(heap.begin(), heap.end(), heap_after);
-    }
+    for (const auto& [segment, i] : scored)  // back with their new bound (selected ones become ghosts)
+      push(segments_[segment], {latest_gain_[i], i});
     return best;
   }
 
@@ -331,10 +374,12 @@ class Selector {
   Model model_;
   std::vector<double> latest_gain_;
   std::vector<bool> selected_;
-  std::vector<std::vector<HeapEntry>> heaps_;  // per word: its lines on this rank
+  std::vector<HeapEntry> entries_;             // every (word, line) here, by word, by length
+  std::vector<Segment> segments_;              // by word, by length
+  std::vector<std::uint64_t> first_segment_;   // per word: its segments are [first[v], first[v+1])
+  std::vector<Front> fronts_;                  // local_best's merge of the root word's segments
   std::vector<std::uint64_t> lines_of_word_;   // per word: unselected lines on all ranks
   std::uint64_t remaining_ = 0;
-  std::vector<std::uint32_t> shortest_line_;  // per word: its shortest line here (a lower bound as lines go)
   std::uint64_t done_ = 0;           // lines ranked so far
   double h_initial_ = 0, best_h_ = 0;
   std::uint64_t stop_rank_ = 0;

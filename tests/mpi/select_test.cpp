@@ -162,6 +162,48 @@ TEST_F(SelectPropertyTest, CrossEntropyIsThatOfTheSelectedPrefix) {
   for (const auto& line : r.selection.ranked) EXPECT_GE(line.cross_entropy, stop.cross_entropy);
 }
 
+// The lazy search is exact: one by one, every pick is, of the unselected
+// lines holding its root word, the one with the lowest ΔH (ties: pair_id),
+// recomputed here from scratch; and any number of ranks picks the same.
+TEST_F(SelectPropertyTest, OneByOneTakesTheBestLineOfItsRootWord) {
+  bmpi::communicator world;
+  CynicalOptions options;
+  options.batch = false;
+  const Result distributed = run_selection(world, repr(), avail(), options);
+  if (world.rank() != 0) return;
+  const bmpi::communicator self(MPI_COMM_SELF, bmpi::comm_attach);
+  const Result r = run_selection(self, repr(), avail(), options);
+  ASSERT_EQ(order_of(distributed.selection), order_of(r.selection));
+
+  const double eps = options.epsilon, eps_lexicon = eps * double(r.stats.lexicon.size());
+  std::vector<double> count(r.stats.lexicon.size(), 0.0);
+  double tokens = 0;
+  std::map<std::uint64_t, bool> taken;
+  const auto delta_h = [&](std::uint64_t id) {
+    double gain = 0;
+    for (auto [v, c] : r.words.at(id))
+      if (r.stats.repr[v] > 0)
+        gain += double(r.stats.repr[v]) / double(r.stats.repr_tokens) * std::log((count[v] + eps) / (count[v] + c + eps));
+    return std::log((tokens + r.length.at(id) + eps_lexicon) / (tokens + eps_lexicon)) + gain;
+  };
+  for (std::size_t n = 0; n < 400; ++n) {
+    const RankedLine& pick = r.selection.ranked[n];
+    std::uint64_t best = pick.pair_id;
+    double best_delta = delta_h(best);
+    EXPECT_NEAR(pick.delta_h, best_delta, 1e-9) << "n = " << n;
+    for (const auto& [id, words] : r.words) {
+      if (taken[id] || std::none_of(words.begin(), words.end(), [&](auto w) { return w.first == pick.root_word; })) continue;
+      const double d = delta_h(id);
+      if (d < best_delta - 1e-12 || (std::abs(d - best_delta) <= 1e-12 && id < best)) best = id, best_delta = d;
+    }
+    ASSERT_EQ(pick.pair_id, best) << "pick " << n + 1 << ": line " << best << " has ΔH " << best_delta
+                                  << ", the pick " << pick.delta_h;
+    taken[pick.pair_id] = true;
+    for (auto [v, c] : r.words.at(pick.pair_id)) count[v] += c;
+    tokens += r.length.at(pick.pair_id);
+  }
+}
+
 TEST_F(SelectPropertyTest, BatchAndOneByOneAgreeWithinOnePercentAtTenPercent) {
   bmpi::communicator world;
   CynicalOptions batch, single;
