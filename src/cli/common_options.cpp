@@ -51,6 +51,18 @@ void OutputOptions::add_to(OptionSet& o) {
       ->check(CLI::IsMember({"deflate", "zstd", "none"}));
 }
 
+text::ReadOptions CorpusOptions::line_read_options(const std::string& side) const {
+  text::ReadOptions r = read_options();
+  if (side == "src") {
+    r.fields.tgt_col = r.fields.src_col;
+    r.fields.tgt_field = r.fields.src_field;
+  } else if (side == "tgt") {
+    r.fields.src_col = r.fields.tgt_col;
+    r.fields.src_field = r.fields.tgt_field;
+  }
+  return r;
+}
+
 h5::Compression OutputOptions::compression_kind() const {
   if (compression == "zstd") return h5::Compression::zstd;
   if (compression == "none") return h5::Compression::none;
@@ -95,7 +107,7 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
   o.add("group", e.group, "Table to export")->check(CLI::IsMember({"pairs", "shards", "sweep", "selection"}));
   o.add_action_flag("jaded", e.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, score, penalty, gain, cross-entropy, root word, WGE, text); the text comes from --input, by default the run's own AVAIL files");
   o.add_action_flag("selected-only", e.selected_only, "With --group selection: only the selected lines (flags 0)");
-  o.add("side", e.side, "With --jaded: which text of a pair is the line (default: the run's --side)")->check(CLI::IsMember({"src", "tgt", "both"}));
+  o.add("side", e.side, "With --group selection (and --jaded): which text of a pair is the line (default: the run's --side)")->check(CLI::IsMember({"src", "tgt", "both"}));
   o.add("output", e.output, "TSV file to write ('-' = standard output)");
   o.add_action_flag("force", e.force, "Overwrite an existing output file");
   e.corpus.add_to(o, "optional");
@@ -113,7 +125,7 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add_switch("keep-boring", s.keep_boring, "Keep words with e^-1 < ratio < e selectable");
   o.add_switch("batch", s.batch, "Select ceil(sqrt(k)) lines per iteration (k = lines of the best word), else one");
   o.add("length-cap", s.length_cap, "AVAIL lines with more tokens are junk (ranked last)")->check(CLI::PositiveNumber);
-  o.add_action_flag("stop", s.stop, "Keep only the lines up to stop_rank selected (the rest flagged 4, not selected)");
+  o.add_switch("stop", s.stop, "Keep only the lines up to stop_rank selected (the rest flagged 4, not selected)");
   o.add("checkpoint", s.checkpoint, "Checkpoint file written on SIGTERM/SIGUSR1 (then exit 75) and by --checkpoint-every (default: OUTPUT.ckpt)");
   o.add_action_flag("resume", s.resume, "Continue from the checkpoint of an interrupted run with the same inputs and options");
   o.add("checkpoint-every", s.checkpoint_every, "Also write a checkpoint every this many minutes (0 = never)")

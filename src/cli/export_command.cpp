@@ -17,17 +17,11 @@ namespace tdcone::cli {
 
 namespace {
 
-/// src and tgt text of every input line, by pair_id (bad lines: empty).
+/// src and tgt text of every input line, by pair_id (bad lines: empty), read
+/// as pairs ("pair") or as selection reads lines of a side.
 std::vector<std::pair<std::string, std::string>> load_texts(const CorpusOptions& corpus, const std::string& side) {
   const auto files = io::resolve_inputs(corpus.inputs);
-  auto read = corpus.read_options();
-  if (side == "src") {  // as tdcone select reads a one-sided line: one column may be all there is
-    read.fields.tgt_col = read.fields.src_col;
-    read.fields.tgt_field = read.fields.src_field;
-  } else if (side == "tgt") {
-    read.fields.src_col = read.fields.tgt_col;
-    read.fields.src_field = read.fields.tgt_field;
-  }
+  const auto read = side == "pair" ? corpus.read_options() : corpus.line_read_options(side);
   io::RecordParser parser(read.fields);
   std::vector<std::pair<std::string, std::string>> texts;
   for (const auto& segment : io::plan_share(files, 0, 1)) {
@@ -42,6 +36,17 @@ std::vector<std::pair<std::string, std::string>> load_texts(const CorpusOptions&
     }
   }
   return texts;
+}
+
+// The text of a selection's line: --side, else the side the run selected on.
+std::string selection_side(const ExportOptions& options, const h5::Reader& reader) {
+  if (!options.side.empty()) return options.side;
+  const auto config = toml::parse(reader.attribute_string("/", "config"));
+  return config["side"].value_or(std::string("src"));
+}
+
+std::string line_text(const std::pair<std::string, std::string>& text, const std::string& side) {
+  return side == "tgt" ? text.second : side == "both" ? text.first + " " + text.second : text.first;
 }
 
 // TSV cells must not contain tabs or newlines.
@@ -59,11 +64,7 @@ void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::os
     std::istringstream recorded(reader.attribute_string("/", "inputs"));
     for (std::string path; std::getline(recorded, path);) corpus.inputs.push_back(path);
   }
-  std::string side = options.side;
-  if (side.empty()) {
-    const auto config = toml::parse(reader.attribute_string("/", "config"));
-    side = config["side"].value_or(std::string("src"));
-  }
+  const std::string side = selection_side(options, reader);
   const auto texts = load_texts(corpus, side);
   const auto pair_ids = reader.read_uint("/selection/pair_id");
   const auto flags = reader.read_uint("/selection/flags");
@@ -74,10 +75,9 @@ void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::os
   for (std::size_t r = 0; r < pair_ids.size(); ++r) {
     if (options.selected_only && flags[r] != 0) continue;
     if (pair_ids[r] >= texts.size()) throw UsageError(cat("pair_id ", pair_ids[r], " is beyond the lines of --input"));
-    const auto& [src, tgt] = texts[pair_ids[r]];
     out << pair_ids[r];
     for (const auto& column : columns) out << "\t" << cell(column[r]);
-    out << "\t" << cell(side == "tgt" ? tgt : side == "both" ? src + " " + tgt : src) << "\n";
+    out << "\t" << cell(line_text(texts[pair_ids[r]], side)) << "\n";
   }
 }
 
@@ -95,17 +95,19 @@ void write_table(const ExportOptions& options, std::ostream& out) {
   for (const auto& name : names) columns.push_back(reader.read_text(group + "/" + name));
   const std::size_t rows = columns.empty() ? 0 : columns[0].size();
 
+  // Selection lines are one text (as the run read them); other tables' rows are pairs.
   const bool join = !options.corpus.inputs.empty();
+  const std::string side = join && options.group == "selection" ? selection_side(options, reader) : "pair";
   std::vector<std::pair<std::string, std::string>> texts;
   std::vector<std::uint64_t> pair_ids;
   if (join) {
     if (!reader.exists(group + "/pair_id")) throw UsageError(cat(group, " has no pair_id column to join on"));
-    texts = load_texts(options.corpus, "pair");
+    texts = load_texts(options.corpus, side);
     pair_ids = reader.read_uint(group + "/pair_id");
   }
 
   for (std::size_t k = 0; k < names.size(); ++k) out << (k ? "\t" : "") << names[k];
-  if (join) out << "\tsrc\ttgt";
+  if (join) out << (side == "pair" ? "\tsrc\ttgt" : "\ttext");
   out << "\n";
   std::vector<std::uint64_t> flags;
   if (options.selected_only) {
@@ -118,7 +120,10 @@ void write_table(const ExportOptions& options, std::ostream& out) {
     if (join) {
       if (pair_ids[r] >= texts.size())
         throw UsageError(cat("pair_id ", pair_ids[r], " is beyond the ", texts.size(), " lines of --input: not the scored corpus?"));
-      out << "\t" << cell(texts[pair_ids[r]].first) << "\t" << cell(texts[pair_ids[r]].second);
+      if (side == "pair")
+        out << "\t" << cell(texts[pair_ids[r]].first) << "\t" << cell(texts[pair_ids[r]].second);
+      else
+        out << "\t" << cell(line_text(texts[pair_ids[r]], side));
     }
     out << "\n";
   }

@@ -84,7 +84,10 @@ std::vector<std::string> config_arguments(const std::string& path, const CLI::Ap
     if (const auto* array = node.as_array()) {
       for (const auto& element : *array) arguments.push_back("--" + key + "=" + scalar_text(element, path, key));
     } else if (node.is_boolean()) {
-      arguments.push_back(*node.value<bool>() ? "--" + key : "--no-" + key);
+      if (*node.value<bool>())
+        arguments.push_back("--" + key);
+      else if (!option->get_fnames().empty())  // a flag without "--no-KEY" is off unless given
+        arguments.push_back("--no-" + key);
     } else {
       arguments.push_back("--" + key + "=" + scalar_text(node, path, key));
     }

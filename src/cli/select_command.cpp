@@ -48,17 +48,9 @@ select::Side side_of(const std::string& name) {
   return name == "tgt" ? select::Side::tgt : name == "both" ? select::Side::both : select::Side::src;
 }
 
-// A one-sided line may come from a one-column file: read that column as both sides.
 text::ReadOptions read_options(const SelectOptions& o) {
-  text::ReadOptions r = o.corpus.read_options();
+  text::ReadOptions r = o.corpus.line_read_options(o.side);
   r.keep_counts = true;
-  if (o.side == "src") {
-    r.fields.tgt_col = r.fields.src_col;
-    r.fields.tgt_field = r.fields.src_field;
-  } else if (o.side == "tgt") {
-    r.fields.src_col = r.fields.tgt_col;
-    r.fields.src_field = r.fields.tgt_field;
-  }
   return r;
 }
 
@@ -107,11 +99,13 @@ struct SelectionTable {
 
 }  // namespace
 
-int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml) {
-  const Stopwatch clock;
-  // From the start: a signal while reading stops the run at the first iteration, with a checkpoint.
+void catch_stop_signals() {
   std::signal(SIGTERM, request_stop);
   std::signal(SIGUSR1, request_stop);
+}
+
+int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml) {
+  const Stopwatch clock;  // SIGTERM/SIGUSR1 are caught since main() (catch_stop_signals)
   Inputs in;
   mpi::collective_step(comm, [&] {
     h5::check_output_target(options.output.output, options.output.force);

@@ -153,12 +153,12 @@ std::string RecordParser::parse(std::string_view line, Record& out) {
     std::string_view key;
     if (std::move(maybe_field).get(field) || field.unescaped_key().get(key)) return "invalid JSON";
     std::string reason;
-    if (key == spec_.src_field) {
-      reason = json_string(field.value(), spec_.src_field, out.src);
-      have_src = true;
-    } else if (key == spec_.tgt_field) {
-      reason = json_string(field.value(), spec_.tgt_field, out.tgt);
-      have_tgt = true;
+    const bool is_src = key == spec_.src_field, is_tgt = key == spec_.tgt_field;
+    if (is_src || is_tgt) {  // one field may be both sides (one-sided lines in selection)
+      std::string_view text;
+      reason = json_string(field.value(), is_src ? spec_.src_field : spec_.tgt_field, text);
+      if (is_src) out.src = text, have_src = true;
+      if (is_tgt) out.tgt = text, have_tgt = true;
     } else if (spec_.has_score() && key == spec_.score_field) {
       reason = json_score(field.value(), spec_.score_field, out.score);
       have_score = true;

@@ -44,11 +44,13 @@ class ShareBuilder {
     if (!reason.empty()) return flag(std::move(reason));
     if (options_.reverse) std::swap(record.src, record.tgt);
     share_.flags.push_back(0);
+    // The same text on both sides (one-sided lines in selection) is tokenized once.
+    const bool same_text = record.src.data() == record.tgt.data() && record.src.size() == record.tgt.size();
     share_.src_len.push_back(add_types(record.src));
-    share_.tgt_len.push_back(add_types(record.tgt));
+    share_.tgt_len.push_back(same_text ? repeat_types(share_.src_len.back()) : add_types(record.tgt));
     if (options_.keep_counts) {
       share_.src_hash.push_back(XXH3_64bits(record.src.data(), record.src.size()));
-      share_.tgt_hash.push_back(XXH3_64bits(record.tgt.data(), record.tgt.size()));
+      share_.tgt_hash.push_back(same_text ? share_.src_hash.back() : XXH3_64bits(record.tgt.data(), record.tgt.size()));
     }
     if (options_.fields.has_score()) share_.scores.push_back(record.score);
     if (options_.fields.has_id()) share_.ids.emplace_back(record.id);
@@ -92,6 +94,21 @@ class ShareBuilder {
     }
     share_.type_start.push_back(share_.types.size());
     return static_cast<std::uint32_t>(tokens_.size());
+  }
+
+  // The types (and counts) of the sentence just added, once more; returns its `length`.
+  std::uint32_t repeat_types(std::uint32_t length) {
+    const std::size_t begin = share_.type_start[share_.type_start.size() - 2], end = share_.types.size();
+    for (std::size_t k = begin; k < end; ++k) {  // by value: push_back may move the vector
+      const WordId type = share_.types[k];
+      share_.types.push_back(type);
+      if (options_.keep_counts) {
+        const std::uint32_t count = share_.type_counts[k];
+        share_.type_counts.push_back(count);
+      }
+    }
+    share_.type_start.push_back(share_.types.size());
+    return length;
   }
 
   TokenizedShare& share_;

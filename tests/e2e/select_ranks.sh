@@ -54,6 +54,39 @@ assert list(s['pair_id'][()])[-1] == 1 and (s['flags'][()] == 0).all(), list(s['
 "
 echo "ok: plain sentence files"
 
+# The same lines as JSONL select the same way (the default --side src), and a
+# plain export of the selection joins each line's text.
+"$PY" - "$WORK/avail.txt" "$WORK/avail.jsonl" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f, open(sys.argv[2], "w") as out:
+    for line in f:
+        out.write(json.dumps({"tgt": "ignored", "src": line.rstrip("\n")}) + "\n")
+PY
+"$PY" -c "import json; [print(json.dumps({'src': l.rstrip()})) for l in open('$WORK/repr.txt')]" >"$WORK/repr.jsonl"
+"$TDCONE" select --representative "$WORK/repr.jsonl" --available "$WORK/avail.jsonl" --format jsonl --mincount 1 \
+  --output "$WORK/plain-jsonl.h5" >/dev/null 2>&1 || fail "select on JSONL"
+"$PY" "$HERE/compare_h5.py" "$WORK/plain.h5" "$WORK/plain-jsonl.h5" || fail "JSONL selection differs from plain text"
+"$TDCONE" export "$WORK/plain.h5" --group selection --input "$WORK/avail.txt" --output - | cut -f1,10 >"$WORK/joined.tsv"
+printf 'pair_id\ttext\n2\ta dog ran off\n0\tthe cat sat down\n1\tstocks fell\n' | cmp - "$WORK/joined.tsv" \
+  || fail "export join of a selection: $(cat "$WORK/joined.tsv")"
+"$TDCONE" export "$WORK/plain-jsonl.h5" --group selection --jaded --format jsonl --output - | cut -f9 | tail -n +2 >"$WORK/jaded-jsonl.txt"
+printf 'a dog ran off\nthe cat sat down\nstocks fell\n' | cmp - "$WORK/jaded-jsonl.txt" || fail "jaded export of JSONL: $(cat "$WORK/jaded-jsonl.txt")"
+echo "ok: JSONL lines, and selections joined with their text"
+
+# --stop is configuration: kept in the run's config, settable from TOML either way.
+printf 'stop = true\nmincount = 1\n' >"$WORK/stop.toml"
+"$TDCONE" select --config "$WORK/stop.toml" --representative "$WORK/repr.txt" --available "$WORK/avail.txt" \
+  --output "$WORK/stop-toml.h5" >/dev/null 2>&1 || fail "select with stop = true"
+printf 'stop = false\nmincount = 1\n' >"$WORK/nostop.toml"
+"$TDCONE" select --config "$WORK/nostop.toml" --representative "$WORK/repr.txt" --available "$WORK/avail.txt" \
+  --output "$WORK/nostop-toml.h5" >/dev/null 2>&1 || fail "select with stop = false"
+"$PY" -c "
+import h5py
+config = lambda path: bytes(h5py.File(path, 'r').attrs['config']).decode()
+assert 'stop = true' in config('$WORK/stop-toml.h5') and 'stop = false' in config('$WORK/nostop-toml.h5')
+"
+echo "ok: stop in TOML and in the recorded config"
+
 : >"$WORK/empty.txt"
 expect_failure 2 "has no tokens" -- run_mpi 2 select --representative "$WORK/empty.txt" --available "$WORK/avail.txt" --output "$WORK/none.h5"
 expect_failure 2 "representative" -- "$TDCONE" select --available "$WORK/avail.txt" --output "$WORK/none.h5"

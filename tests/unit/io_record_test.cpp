@@ -103,6 +103,23 @@ TEST(IoRecordTest, JsonlViewsStayValidUntilTheNextParse) {
   EXPECT_EQ(r.id, "12");
 }
 
+TEST(IoRecordTest, OneFieldCanBeBothSides) {  // one-sided lines in selection
+  FieldSpec spec = jsonl();
+  spec.tgt_field = "src";
+  RecordParser json(spec);
+  Record r;
+  ASSERT_EQ(json.parse(R"({"tgt": "other", "src": "the line"})", r), "");
+  EXPECT_EQ(r.src, "the line");
+  EXPECT_EQ(r.tgt, "the line");
+  EXPECT_EQ(r.tgt.data(), r.src.data());  // the same text: tokenized once
+  EXPECT_EQ(json.parse(R"({"tgt": "other"})", r), "missing field 'src'");
+
+  RecordParser tsv_one_column(tsv(1, 1));
+  ASSERT_EQ(tsv_one_column.parse("only column", r), "");
+  EXPECT_EQ(r.src, "only column");
+  EXPECT_EQ(r.tgt.data(), r.src.data());
+}
+
 TEST(IoRecordTest, JsonlScoreAndIdForms) {
   RecordParser parser(jsonl("s", "id"));
   Record r;

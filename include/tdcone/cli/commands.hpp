@@ -27,6 +27,10 @@ struct CorpusOptions {
   /// `input`: "required", "optional" or "none" (commands with their own input options).
   void add_to(OptionSet& options, const std::string& input);
   text::ReadOptions read_options() const;
+  /// As selection reads a line of `side` ("src", "tgt" or "both"): a one-sided
+  /// line is its one column (or field) read as both sides, so a file of one
+  /// sentence per line works as is.
+  text::ReadOptions line_read_options(const std::string& side) const;
 };
 
 /// Where and how the HDF5 result is written (SPEC §8).
@@ -121,6 +125,9 @@ void add_synth_options(OptionSet& options, SynthOptionsCli& synth);
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml);
 int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options, const std::string& config_toml);
 int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml);
+/// From now on SIGTERM and SIGUSR1 ask a selection to checkpoint and exit 75
+/// (at its next iteration boundary) instead of killing the process.
+void catch_stop_signals();
 int run_export(const boost::mpi::communicator& comm, const ExportOptions& options);
 int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& options);
 
