@@ -2,11 +2,15 @@
 #include <boost/mpi/environment.hpp>
 
 #include <cstdio>
+#include <string_view>
 
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/mpi/guard.hpp"
 
 int main(int argc, char** argv) {
+  // Before MPI's start-up, which takes a while: a signal that early still ends
+  // a selection with a checkpoint (at its first iteration) and exit status 75.
+  if (argc > 1 && std::string_view(argv[1]) == "select") tdcone::cli::catch_stop_signals();
   boost::mpi::environment environment(argc, argv);
   boost::mpi::communicator world;
   try {
