@@ -1,32 +1,37 @@
 #!/usr/bin/env bash
 # Benchmark of `tdcone select` (issue: 1M AVAIL lines, 20k REPR lines, batch
 # mode, 1 and 2 ranks) and its quality on topical data: H of the selected
-# prefix against a random order at 1, 5, 10 and 25% of AVAIL.
+# prefix against a random order at 1, 5, 10 and 25% of AVAIL. Also one-by-one
+# selection (--no-batch) of the first NO_BATCH_LINES (400k) lines on 2 ranks.
 # Prints one JSON object. Usage: bench/select.sh [AVAIL_LINES] [REPR_LINES]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 avail_lines=${1:-1000000}
 repr_lines=${2:-20000}
+no_batch_lines=${NO_BATCH_LINES:-400000}
 
 "$tdcone" synth --pairs "$avail_lines" --seed 1 --output "$work/avail.tsv" --force 2>/dev/null
 "$tdcone" synth --pairs "$repr_lines" --seed 1 --first-pair 100000000 --junk-fraction 0 --output "$work/repr.tsv" --force 2>/dev/null
 
-run() {  # ranks -> "seconds rss_mb,..."
-  local n=$1
-  local rss="$work/rss-$n"
+run() {  # ranks label avail [options] -> "seconds rss_mb,..."
+  local n=$1 label=$2 avail=$3
+  shift 3
+  local rss="$work/rss-$label"
   local start
   start=$(now)
   mpirun -n "$n" --oversubscribe --bind-to none \
     bash -c '/usr/bin/time -f "%M" -o "'"$rss"'.$OMPI_COMM_WORLD_RANK" "$0" "$@"' \
-    "$tdcone" select --representative "$work/repr.tsv" --available "$work/avail.tsv" --side tgt \
-    --output "$work/select-$n.h5" --force >"$work/log-$n" 2>&1
+    "$tdcone" select --representative "$work/repr.tsv" --available "$avail" --side tgt \
+    --output "$work/$label.h5" --force "$@" >"$work/log-$label" 2>&1
   local seconds mbs=""
   seconds=$(echo "$(now) - $start" | bc)
   for f in $(ls "$rss".* | sort -t. -k2 -n); do mbs="$mbs${mbs:+,}$(( $(tail -n1 "$f") / 1024 ))"; done
   echo "$seconds $mbs"
 }
-read -r s1 m1 < <(run 1)
-read -r s2 m2 < <(run 2)
+read -r s1 m1 < <(run 1 select-1 "$work/avail.tsv")
+read -r s2 m2 < <(run 2 select-2 "$work/avail.tsv")
+head -n "$no_batch_lines" "$work/avail.tsv" >"$work/avail-head.tsv"
+read -r s_nb m_nb < <(run 2 no-batch "$work/avail-head.tsv" --no-batch)
 
 # Quality: REPR from 2 of 20 topics, AVAIL from all of them.
 /usr/bin/python3 "$root/bench/topical_corpus.py" "$work/topic-repr.txt" 2000 2 1
@@ -34,10 +39,10 @@ read -r s2 m2 < <(run 2)
 mpirun -n 2 --oversubscribe "$tdcone" select --representative "$work/topic-repr.txt" --available "$work/topic-avail.txt" \
   --output "$work/topic.h5" --force >/dev/null 2>&1
 
-/usr/bin/python3 - "$work" "$s1" "$s2" "$m1" "$m2" "$avail_lines" "$repr_lines" <<'PY'
+/usr/bin/python3 - "$work" "$s1" "$s2" "$m1" "$m2" "$avail_lines" "$repr_lines" "$s_nb" "$m_nb" "$no_batch_lines" <<'PY'
 import json, math, random, sys, h5py
-work, s1, s2, m1, m2, avail_lines, repr_lines = sys.argv[1:]
-s1, s2 = float(s1), float(s2)
+work, s1, s2, m1, m2, avail_lines, repr_lines, s_nb, m_nb, no_batch_lines = sys.argv[1:]
+s1, s2, s_nb = float(s1), float(s2), float(s_nb)
 same = h5py.File(f"{work}/select-1.h5", "r")["selection/pair_id"][()].tolist() == \
        h5py.File(f"{work}/select-2.h5", "r")["selection/pair_id"][()].tolist()
 with h5py.File(f"{work}/select-2.h5", "r") as f:
@@ -76,6 +81,8 @@ print(json.dumps({
     "ranks_1": {"seconds": round(s1, 2), "lines_per_second": round(int(avail_lines) / s1), "peak_rss_mb": [int(x) for x in m1.split(",")]},
     "ranks_2": {"seconds": round(s2, 2), "lines_per_second": round(int(avail_lines) / s2), "peak_rss_mb": [int(x) for x in m2.split(",")]},
     "speedup_1_to_2": round(s1 / s2, 3), "same_ranking_1_and_2_ranks": same, "stop_rank": stop_synth,
+    "no_batch_ranks_2": {"avail_lines": int(no_batch_lines), "seconds": round(s_nb, 2),
+                         "lines_per_second": round(int(no_batch_lines) / s_nb), "peak_rss_mb": [int(x) for x in m_nb.split(",")]},
     "quality_topical": {"avail_lines": len(avail), "stop_rank": stop, "prefix": quality},
 }, indent=2))
 PY
