@@ -1,6 +1,7 @@
 #include <boost/mpi/communicator.hpp>
 #include <boost/mpi/environment.hpp>
 
+#include <csignal>
 #include <cstdio>
 #include <string_view>
 
@@ -11,6 +12,8 @@ int main(int argc, char** argv) {
   // Before MPI's start-up, which takes a while: a signal that early still ends
   // a selection with a checkpoint (at its first iteration) and exit status 75.
   if (argc > 1 && std::string_view(argv[1]) == "select") tdcone::cli::catch_stop_signals();
+  // A file over the size limit (ulimit -f) is a write error to report, not a crash.
+  std::signal(SIGXFSZ, SIG_IGN);
   boost::mpi::environment environment(argc, argv);
   boost::mpi::communicator world;
   try {

@@ -16,6 +16,7 @@
 #include "h5handle.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::h5 {
 
@@ -137,33 +138,26 @@ Handle string_type(std::size_t width, const Where& where) {
 
 // ---- agreement between ranks ----
 
-/// Runs `step` on rank 0 only and makes its outcome everyone's: if it throws,
-/// every rank throws the same error type with the same message.
-void on_root_agreed(MPI_Comm comm, int rank, const std::function<void()>& step) {
+/// Runs `step` on the ranks where `here` holds and makes the outcome everyone's:
+/// if it throws anywhere, every rank throws the same error type with the
+/// message of the lowest such rank, so that no rank goes on to a collective
+/// call the others have left (a disk that fills up under one rank's write).
+void agreed(MPI_Comm comm, bool here, const std::function<void()>& step) {
   int kind = 0;  // 0 ok, 1 UsageError, 2 IoError
   std::string message;
-  if (rank == 0) {
+  if (here) {
     try {
       step();
     } catch (const UsageError& e) {
-      kind = 1;
-      message = e.what();
+      kind = 1, message = e.what();
     } catch (const std::exception& e) {
-      kind = 2;
-      message = e.what();
-    } catch (...) {
-      kind = 2;
-      message = "unknown error";
+      kind = 2, message = e.what();
     }
   }
-  MPI_Bcast(&kind, 1, MPI_INT, 0, comm);
-  if (kind == 0) return;
-  int length = static_cast<int>(message.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, comm);
-  message.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(message.data(), length, MPI_CHAR, 0, comm);
-  if (kind == 1) throw UsageError(message);
-  throw IoError(message);
+  const auto failure = mpi::first_failure(comm, kind, message);
+  if (!failure) return;
+  if (failure->status == 1) throw UsageError(failure->message);
+  throw IoError(failure->rank == 0 ? failure->message : cat(failure->message, " (on rank ", failure->rank, ")"));
 }
 
 // The shortest text that reads back as the same double.
@@ -300,9 +294,11 @@ struct OutputFile::Impl {
       }
       Handle dxpl = property_list(H5P_DATASET_XFER, where, CollectiveTransfer{});
       const char dummy = 0;  // H5Dwrite wants a buffer even for an empty selection
-      check(H5Dwrite(dset.get(), memory_type, memory_space.get(), file_space.get(), dxpl.get(),
-                     count > 0 ? data : &dummy),
-            "write", what, partial);
+      agreed(comm, true, [&] {  // the data may reach the disk from some ranks only
+        check(H5Dwrite(dset.get(), memory_type, memory_space.get(), file_space.get(), dxpl.get(),
+                       count > 0 ? data : &dummy),
+              "write", what, partial);
+      });
     }
     check(dset.close(), "close", what, partial);
   }
@@ -325,7 +321,7 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
   detail::silence_hdf5_errors();
   MPI_Comm_dup(comm, &f.comm);
   MPI_Comm_rank(f.comm, &f.rank);
-  on_root_agreed(f.comm, f.rank, [&] { check_output_target(path, force); });
+  agreed(f.comm, f.rank == 0, [&] { check_output_target(path, force); });
   if (compression == Compression::zstd) register_zstd_filter();
 
   const Where where{"the file", f.partial};
@@ -405,14 +401,10 @@ void OutputFile::commit() {
   Impl& f = *impl_;
   if (f.committed) return;
   // Close the file on every rank (collective), and agree that it went well.
-  int closed_badly = f.file.valid() && f.file.close() < 0 ? 1 : 0;
-  const std::string reason = closed_badly ? detail::hdf5_reason() : "";
-  int any_closed_badly = 0;
-  MPI_Allreduce(&closed_badly, &any_closed_badly, 1, MPI_INT, MPI_MAX, f.comm);
-  if (any_closed_badly)
-    throw IoError(cat("cannot close ", f.partial, ": ", closed_badly ? reason : "failed on another rank"));
-  MPI_Barrier(f.comm);
-  on_root_agreed(f.comm, f.rank, [&] {
+  agreed(f.comm, true, [&] {
+    if (f.file.valid() && f.file.close() < 0) throw IoError(cat("cannot close ", f.partial, ": ", detail::hdf5_reason()));
+  });
+  agreed(f.comm, f.rank == 0, [&] {
     std::error_code ec;
     if (!f.force && fs::exists(f.path, ec))
       throw UsageError(cat("output file exists: ", f.path, " (use --force to overwrite)"));

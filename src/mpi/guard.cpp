@@ -8,21 +8,34 @@
 
 namespace tdcone::mpi {
 
+std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::string& message) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const int mine[2] = {status != 0 ? rank : size, status != 0 ? 1 : 0};
+  int first = size, failed = 0;
+  MPI_Allreduce(&mine[0], &first, 1, MPI_INT, MPI_MIN, comm);
+  if (first == size) return std::nullopt;
+  MPI_Allreduce(&mine[1], &failed, 1, MPI_INT, MPI_SUM, comm);
+  std::pair<int, std::string> failure{status, message};
+  boost::mpi::broadcast(boost::mpi::communicator(comm, boost::mpi::comm_attach), failure, first);
+  return Failure{first, failed == size, failure.first, failure.second};
+}
+
 void collective_step(const boost::mpi::communicator& comm, const std::function<void()>& step) {
-  std::pair<int, std::string> failure{0, ""};  // exit status, message
+  int status = 0;
+  std::string message;
   try {
     step();
   } catch (const UsageError& e) {
-    failure = {2, e.what()};
+    status = 2, message = e.what();
   } catch (const std::exception& e) {
-    failure = {1, e.what()};
+    status = 1, message = e.what();
   }
-  const int mine = failure.first != 0 ? comm.rank() : comm.size();
-  const int first_failed = boost::mpi::all_reduce(comm, mine, boost::mpi::minimum<int>());
-  if (first_failed == comm.size()) return;
-  boost::mpi::broadcast(comm, failure, first_failed);
-  const std::string where = comm.size() > 1 ? cat("rank ", first_failed, ": ") : "";
-  throw CollectiveError(where + failure.second, failure.first);
+  const auto failure = first_failure(comm, status, message);
+  if (!failure) return;
+  const std::string where = failure->everywhere ? "" : cat("rank ", failure->rank, ": ");
+  throw CollectiveError(where + failure->message, failure->status);
 }
 
 void fail_everywhere(const std::string& message, int status) { throw CollectiveError(message, status); }

@@ -78,3 +78,18 @@ assert f.attrs['n_flagged'] == 4
 printf 'inptu = ["x"]\n' > typo.toml
 expect_failure 2 "unknown key 'inptu'" -- "$TDCONE" score --config typo.toml --output y.h5
 echo "ok: TOML config, overrides and unknown keys"
+
+# A write that fails under one rank only (here a file size limit, as a full
+# disk would) stops every rank with that error, exit 1, and leaves no file.
+"$TDCONE" synth --pairs 100000 --seed 4 --output big.tsv >/dev/null 2>&1
+for limited in 0 1; do
+  launch=()
+  for rank in 0 1; do
+    limit=unlimited
+    [ "$rank" -eq "$limited" ] && limit=300  # KiB; the result is ~1 MB
+    launch+=(${launch[@]:+:} -n 1 bash -c "ulimit -f $limit; exec \"\$0\" \"\$@\"" "$TDCONE" score --input big.tsv --output full.h5)
+  done
+  expect_failure 1 "cannot write dataset" -- timeout 120 ${TDCONE_MPIRUN:-mpirun} --oversubscribe "${launch[@]}"
+  [ ! -e full.h5 ] && [ ! -e full.h5.partial ] || fail "output left after a failed write on rank $limited"
+done
+echo "ok: a write failing on one rank stops all ranks cleanly"

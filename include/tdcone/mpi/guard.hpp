@@ -2,7 +2,10 @@
 // Turning an error on one rank into a clean stop of every rank.
 #include <boost/mpi/communicator.hpp>
 
+#include <mpi.h>
+
 #include <functional>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -14,9 +17,21 @@ struct CollectiveError : std::runtime_error {
   int exit_status;
 };
 
+/// A failure on some rank, as every rank learns it.
+struct Failure {
+  int rank = 0;       // the lowest rank that failed
+  bool everywhere = false;  // every rank failed
+  int status = 0;     // that rank's nonzero status
+  std::string message;
+};
+
+/// Collective: each rank gives its `status` (0 = fine) and `message`; every rank
+/// gets the failure of the lowest failing rank, or nothing when all are fine.
+std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::string& message);
+
 /// Runs `step` on every rank. If it throws on any rank, every rank throws a
 /// CollectiveError carrying the message of the lowest failing rank (prefixed
-/// with that rank when there are several), so no rank is left waiting in a
+/// with that rank unless all failed), so no rank is left waiting in a
 /// collective call. UsageError maps to exit status 2, anything else to 1.
 void collective_step(const boost::mpi::communicator& comm, const std::function<void()>& step);
 
