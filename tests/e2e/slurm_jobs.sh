@@ -13,6 +13,26 @@ bash "$REPO/scripts/slurm-local" start
 eval "$(bash "$REPO/scripts/slurm-local" env)"
 export TDCONE  # the job scripts run this binary
 
+# SLURM holds a requeued job (reason BeginTime) for about two minutes; let it
+# start once it has been held 10 s (sooner, slurmd may still be cleaning up the
+# last run and refuses to launch it: "already killed").
+declare -A held_since=()  # job id -> $SECONDS when first seen held, this time
+release_held() {  # job ids (comma-separated)
+  local -A still=()
+  local held
+  for held in $(squeue -h -j "$1" -t PENDING -o '%i %r' 2>/dev/null | awk '$2 == "BeginTime" {print $1}'); do
+    still[$held]=${held_since[$held]:-$SECONDS}
+  done
+  held_since=()
+  for held in "${!still[@]}"; do
+    if (( SECONDS - still[$held] >= 10 )); then
+      scontrol update JobId="$held" StartTime=now 2>/dev/null || true
+    else
+      held_since[$held]=${still[$held]}
+    fi
+  done
+}
+
 wait_for() {  # job ids...: until each has ended for good (10 min at most)
   local ids
   ids=$(IFS=,; echo "$*")
@@ -23,10 +43,7 @@ wait_for() {  # job ids...: until each has ended for good (10 min at most)
     if [ -n "$states" ] && ! grep -qvE '^(COMPLETED|FAILED|CANCELLED|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|BOOT_FAIL|DEADLINE)$' <<<"$states"; then
       return 0
     fi
-    # SLURM holds a requeued job for a while (reason BeginTime): let it start now.
-    for held in $(squeue -h -j "$ids" -t PENDING -o '%i %r' 2>/dev/null | awk '$2 == "BeginTime" {print $1}'); do
-      scontrol update JobId="$held" StartTime=now 2>/dev/null || true
-    done
+    release_held "$ids"
     sleep 1
   done
   fail "jobs $* did not finish"
@@ -117,8 +134,10 @@ PY
 echo "ok: nightly.sbatch seeds from the last night's selected lines, moves latest and prunes"
 
 # The requeue path: a one-minute limit with the warning signal due at once.
-# SLURM checks signal deadlines every 30 s, so the run must outlast that: one
-# task on 1.5M lines (about 35 s), while the reference runs on the other core.
+# SLURM checks signal deadlines every 30 s, so a run is warned within 30 s of
+# its start and must outlast that: one task selecting 1.5M lines one by one
+# (about 50 s here), while the reference runs on the other core. Every run is
+# warned, so the job takes a few runs.
 "$TDCONE" synth --pairs 1500000 --seed 32 --output big.tsv
 "$TDCONE" synth --pairs 2000 --seed 32 --first-pair 9000000 --junk-fraction 0 --output big-reference.tsv
 cat >requeue.toml <<TOML
@@ -126,25 +145,29 @@ representative = ["$WORK/big-reference.tsv"]
 available = ["$WORK/big.tsv"]
 side = "tgt"
 output = "$WORK/requeue-slurm.h5"
+batch = false
 TOML
 # One try: 0 when the job was signalled, checkpointed, requeued and finished.
-# The signal is due at once but comes with SLURM's 30 s tick, which may land
-# before the task has started (then nothing is signalled, or the signal kills
-# it before it can be caught): that try says so and returns 1.
+# Should the warning miss the job (none seen, or one that killed a rank too
+# young to catch it), the try says so and returns 1.
 requeue_try() {
   rm -f requeue-slurm.h5
-  job=$(sbatch --parsable --ntasks=1 --time=1 --signal=USR1@59 --chdir="$WORK" "$REPO/slurm/select.sbatch" requeue.toml)
-  # Until the requeued job has written its result: between runs the job passes
-  # through states that look final for a moment (but not FAILED or TIMEOUT).
+  job=$(sbatch --parsable --ntasks=1 --time=1 --signal=B:USR1@59 --chdir="$WORK" "$REPO/slurm/select.sbatch" requeue.toml)
+  # Until the requeued job has written its result. Between runs the job looks
+  # ended for a moment (even FAILED): it has ended only if it failed after a
+  # run that did not requeue it.
   for _ in $(seq 600); do
     [ -e requeue-slurm.h5 ] && grep -q "^tdcone select: " "tdcone-select-$job.log" && break
-    squeue -h -t all -j "$job" -o '%T' 2>/dev/null | grep -qE '^(FAILED|TIMEOUT|CANCELLED|NODE_FAIL)$' && break
-    scontrol update JobId="$job" StartTime=now 2>/dev/null || true  # skip the BeginTime hold of a requeued job
+    if ! grep "^tdcone-select: " "tdcone-select-$job.log" 2>/dev/null | tail -1 | grep -q requeueing &&
+      squeue -h -t all -j "$job" -o '%T' 2>/dev/null | grep -qE '^(FAILED|TIMEOUT|CANCELLED|NODE_FAIL)$'; then
+      break
+    fi
+    release_held "$job"
     sleep 1
   done
   wait_for "$job"
   if ! grep -q "requeueing job $job" "tdcone-select-$job.log"; then
-    echo "note: job $job was not requeued (the signal came before the task could catch it):"
+    echo "note: job $job was not requeued (the warning missed it):"
     grep -v "tsv:" "tdcone-select-$job.log" | tail -3
     return 1
   fi
