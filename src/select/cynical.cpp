@@ -4,7 +4,8 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
-#include <set>
+
+#include <absl/container/flat_hash_set.h>
 
 #include "tdcone/mpi/exchange.hpp"
 
@@ -160,22 +161,21 @@ class Selector {
           return result;
         }
       }
-      if (active_.empty()) {  // second pass: every word with lines left
+      if (!best_word()) {  // second pass: every word with lines left
         second_pass_ = true;
         for (Word v = 0; v < lines_of_word_.size(); ++v)
           if (lines_of_word_[v] > 0) activate(v);
       }
-      const auto [wge, root] = *active_.begin();
+      const auto [wge, root] = *best_word();
       const std::uint64_t k = lines_of_word_[root];
       const std::size_t batch =
           options_.batch ? static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(k)))) : 1;
       std::vector<Candidate> chosen = exchange_candidates(local_best(root, batch));
       std::sort(chosen.begin(), chosen.end(), better);
       if (chosen.size() > batch) chosen.resize(batch);
-      std::vector<std::uint64_t> seen_texts;  // identical strings: the first stays, the rest go back
+      seen_texts_.clear();  // identical strings: the first stays, the rest go back
       for (const Candidate& c : chosen) {
-        if (std::find(seen_texts.begin(), seen_texts.end(), c.text_hash) != seen_texts.end()) continue;
-        seen_texts.push_back(c.text_hash);
+        if (!seen_texts_.insert(c.text_hash).second) continue;
         apply(c);
         const double h = model_.entropy();
         if (comm_.rank() == 0) result.ranked.push_back({c.pair_id, c.delta_h, c.penalty, c.gain, h, root, wge});
@@ -224,9 +224,34 @@ class Selector {
   const std::uint32_t* counts(std::uint32_t i) const { return lines_.counts.data() + lines_.start[i]; }
   std::size_t n_words(std::uint32_t i) const { return lines_.start[i + 1] - lines_.start[i]; }
 
+  // Candidate root words: a min-heap of (WGE, word) whose entries go stale when
+  // a word's WGE changes (active_key_ tells); stale ones are dropped at the top,
+  // and all of them when they outnumber the live ones.
+  using ActiveEntry = std::pair<double, Word>;
+  static bool active_after(const ActiveEntry& a, const ActiveEntry& b) { return a > b; }
+  bool live(const ActiveEntry& e) const { return active_key_[e.second] == e.first; }  // false for NaN
+
   void activate(Word v) {
+    if (std::isnan(active_key_[v])) ++active_count_;
     active_key_[v] = model_.wge(v);
-    active_.insert({active_key_[v], v});
+    active_.push_back({active_key_[v], v});
+    std::push_heap(active_.begin(), active_.end(), active_after);
+  }
+  void deactivate(Word v) {
+    active_key_[v] = std::numeric_limits<double>::quiet_NaN();
+    --active_count_;
+  }
+  // The best root word, (WGE, word), or null when none is left.
+  const ActiveEntry* best_word() {
+    if (active_.size() > 2 * active_count_ + 1024) {
+      std::erase_if(active_, [&](const ActiveEntry& e) { return !live(e); });
+      std::make_heap(active_.begin(), active_.end(), active_after);
+    }
+    while (!active_.empty() && !live(active_.front())) {
+      std::pop_heap(active_.begin(), active_.end(), active_after);
+      active_.pop_back();
+    }
+    return active_.empty() ? nullptr : &active_.front();
   }
 
   // Every unselected line under each of its words, grouped by word, then by
@@ -359,9 +384,10 @@ class Selector {
       const Word v = ws[k];
       --lines_of_word_[v];
       if (std::isnan(active_key_[v])) continue;
-      active_.erase({active_key_[v], v});
-      active_key_[v] = std::numeric_limits<double>::quiet_NaN();
-      if (lines_of_word_[v] > 0) activate(v);
+      if (lines_of_word_[v] == 0)
+        deactivate(v);
+      else if (model_.wge(v) != active_key_[v])  // (a word outside REPR keeps WGE 0)
+        activate(v);                             // re-keyed: its old entry goes stale
     }
     if (c.source_rank == static_cast<std::uint32_t>(comm_.rank())) selected_[c.line] = true;
     --remaining_;
@@ -387,7 +413,9 @@ class Selector {
   std::vector<RankedLine> ranked_;   // from a checkpoint, on rank 0
   std::vector<bool> selectable_;
   std::vector<double> active_key_;             // NaN: not a candidate root word
-  std::set<std::pair<double, Word>> active_;   // by (WGE, word): the best root word first
+  std::vector<ActiveEntry> active_;            // heap by (WGE, word): the best root word first
+  std::size_t active_count_ = 0;               // words with a key
+  absl::flat_hash_set<std::uint64_t> seen_texts_;  // text hashes taken in this iteration
   std::vector<Word> received_words_;  // words and counts of this iteration's candidates
   std::vector<std::uint32_t> received_counts_;
 };
