@@ -126,7 +126,7 @@ class Selector {
  public:
   Selector(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
            const CynicalOptions& options, const SelectionState* resume)
-      : comm_(comm), stats_(stats), lines_(lines), options_(options), model_(stats, options.epsilon),
+      : comm_(comm), lines_(lines), options_(options), model_(stats, options.epsilon),
         latest_gain_(lines.size()), selected_(lines.size(), false) {
     h_initial_ = best_h_ = model_.entropy();
     if (resume) restore(*resume);
@@ -139,10 +139,10 @@ class Selector {
     build_segments(local_lines_of_word);
     lines_of_word_ = mpi::sum_all(MPI_Comm(comm), local_lines_of_word);
     remaining_ = mpi::sum_all<std::uint64_t>(comm, lines.size()) - done_;
-    selectable_ = selectable_words(stats, options);
+    const std::vector<bool> selectable = selectable_words(stats, options);
     active_key_.assign(stats.lexicon.size(), std::numeric_limits<double>::quiet_NaN());
-    for (Word v = 0; v < selectable_.size(); ++v)
-      if ((second_pass_ || selectable_[v]) && lines_of_word_[v] > 0) activate(v);
+    for (Word v = 0; v < selectable.size(); ++v)
+      if ((second_pass_ || selectable[v]) && lines_of_word_[v] > 0) activate(v);
   }
 
   Selection run(const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress,
@@ -161,12 +161,14 @@ class Selector {
           return result;
         }
       }
-      if (!best_word()) {  // second pass: every word with lines left
+      const ActiveEntry* best = best_word();
+      if (!best) {  // second pass: every word with lines left
         second_pass_ = true;
         for (Word v = 0; v < lines_of_word_.size(); ++v)
           if (lines_of_word_[v] > 0) activate(v);
+        best = best_word();
       }
-      const auto [wge, root] = *best_word();
+      const auto [wge, root] = *best;  // a copy: applying lines moves the heap
       const std::uint64_t k = lines_of_word_[root];
       const std::size_t batch =
           options_.batch ? static_cast<std::size_t>(std::ceil(std::sqrt(static_cast<double>(k)))) : 1;
@@ -394,7 +396,6 @@ class Selector {
   }
 
   const boost::mpi::communicator& comm_;
-  const Statistics& stats_;
   const AvailableLines& lines_;
   const CynicalOptions& options_;
   Model model_;
@@ -411,7 +412,6 @@ class Selector {
   std::uint64_t stop_rank_ = 0;
   bool second_pass_ = false;
   std::vector<RankedLine> ranked_;   // from a checkpoint, on rank 0
-  std::vector<bool> selectable_;
   std::vector<double> active_key_;             // NaN: not a candidate root word
   std::vector<ActiveEntry> active_;            // heap by (WGE, word): the best root word first
   std::size_t active_count_ = 0;               // words with a key
