@@ -7,6 +7,7 @@
 #include <algorithm>
 
 #include "tdcone/error.hpp"
+#include "tdcone/mpi/exchange.hpp"
 
 namespace tdcone::entropy {
 
@@ -67,12 +68,12 @@ std::vector<Key> sample_cuts(const boost::mpi::communicator& comm, std::vector<s
   std::vector<Key> lo(n, 0), hi(n, ~Key{0});
   for (auto& k : keys) std::sort(k.begin(), k.end());
   for (int step = 0; step < 128; ++step) {  // fixed count: every rank takes part in every round
-    std::vector<std::uint64_t> below(n, 0), total(n, 0);
+    std::vector<std::uint64_t> below(n, 0);
     for (std::size_t t = 0; t < n; ++t) {
       const Key mid = lo[t] + (hi[t] - lo[t]) / 2;
       below[t] = std::upper_bound(keys[t].begin(), keys[t].end(), mid) - keys[t].begin();
     }
-    boost::mpi::all_reduce(comm, below.data(), static_cast<int>(n), total.data(), std::plus<std::uint64_t>());
+    const std::vector<std::uint64_t> total = mpi::sum_all(MPI_Comm(comm), below);
     for (std::size_t t = 0; t < n; ++t) {
       const Key mid = lo[t] + (hi[t] - lo[t]) / 2;
       if (lo[t] == hi[t]) continue;
@@ -106,9 +107,7 @@ ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const tex
         if (sample > 0) keys[t].push_back(key);
       }
   }
-  result.subset_size.resize(n);
-  boost::mpi::all_reduce(comm, local_sizes.data(), static_cast<int>(n), result.subset_size.data(),
-                         std::plus<std::uint64_t>());
+  result.subset_size = mpi::sum_all(MPI_Comm(comm), local_sizes);
   std::vector<Key> cut(n, ~Key{0});
   if (sample > 0) cut = sample_cuts(comm, keys, sample, result.subset_size);
 

@@ -12,14 +12,15 @@ std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::strin
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
+  // One reduction: the lowest failing rank, and whether every rank failed.
   const int mine[2] = {status != 0 ? rank : size, status != 0 ? 1 : 0};
-  int first = size, failed = 0;
-  MPI_Allreduce(&mine[0], &first, 1, MPI_INT, MPI_MIN, comm);
+  int least[2] = {size, 0};
+  MPI_Allreduce(mine, least, 2, MPI_INT, MPI_MIN, comm);
+  const int first = least[0];
   if (first == size) return std::nullopt;
-  MPI_Allreduce(&mine[1], &failed, 1, MPI_INT, MPI_SUM, comm);
   std::pair<int, std::string> failure{status, message};
   boost::mpi::broadcast(boost::mpi::communicator(comm, boost::mpi::comm_attach), failure, first);
-  return Failure{first, failed == size, failure.first, failure.second};
+  return Failure{first, least[1] == 1, failure.first, failure.second};
 }
 
 void collective_step(const boost::mpi::communicator& comm, const std::function<void()>& step) {

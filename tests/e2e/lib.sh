@@ -10,6 +10,17 @@ trap 'rm -rf "$WORK"' EXIT
 source "$HERE/../../scripts/mpi-env.sh"
 run_mpi() { local n=$1; shift; ${TDCONE_MPIRUN:-mpirun} -n "$n" --oversubscribe "$TDCONE" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
+# check_ranks NAME COMMAND OPTIONS...: runs `tdcone COMMAND` on 1-4 ranks into
+# $WORK/NAME-N.h5 and fails unless every result equals the 1-rank one.
+check_ranks() {
+  local name=$1; shift
+  for n in 1 2 3 4; do
+    run_mpi "$n" "$@" --output "$WORK/$name-$n.h5" >/dev/null 2>"$WORK/$name-$n.log" \
+      || { cat "$WORK/$name-$n.log"; fail "$name on $n ranks"; }
+    [ "$n" = 1 ] || "$PY" "$HERE/compare_h5.py" "$WORK/$name-1.h5" "$WORK/$name-$n.h5" || fail "$name: $n ranks differ from 1"
+  done
+  echo "ok: $name identical on 1-4 ranks"
+}
 # expect_failure STATUS PATTERN -- command...: the command must exit with
 # STATUS and print PATTERN on stderr.
 expect_failure() {

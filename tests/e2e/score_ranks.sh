@@ -16,19 +16,9 @@ with open(sys.argv[1], encoding="utf-8", errors="surrogateescape") as f, open(sy
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 PY
 
-check_ranks() {  # name, options...
-  local name=$1; shift
-  for n in 1 2 3 4; do
-    run_mpi "$n" score "$@" --output "$WORK/$name-$n.h5" >/dev/null 2>"$WORK/$name-$n.log" \
-      || { cat "$WORK/$name-$n.log"; fail "$name on $n ranks"; }
-    [ "$n" = 1 ] || "$PY" "$HERE/compare_h5.py" "$WORK/$name-1.h5" "$WORK/$name-$n.h5" || fail "$name: $n ranks differ from 1"
-  done
-  echo "ok: $name identical on 1-4 ranks"
-}
-
-check_ranks zstd --input "$WORK/a.tsv.zst" --score-col 3 --id-col 4
-check_ranks files --input "$WORK/b.tsv" "$WORK/a.tsv.zst" --id-col 4 --compression zstd
-check_ranks jsonl --input "$WORK/b.jsonl" --format jsonl --id-field key --tokenizer whitespace --no-lowercase
+check_ranks zstd score --input "$WORK/a.tsv.zst" --score-col 3 --id-col 4
+check_ranks files score --input "$WORK/b.tsv" "$WORK/a.tsv.zst" --id-col 4 --compression zstd
+check_ranks jsonl score --input "$WORK/b.jsonl" --format jsonl --id-field key --tokenizer whitespace --no-lowercase
 
 # Every line is accounted for: one row per line, scored + flagged = lines.
 "$PY" - "$WORK/files-3.h5" <<'PY'

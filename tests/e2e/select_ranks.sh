@@ -6,12 +6,7 @@ source "$(dirname "$0")/lib.sh"
 "$TDCONE" synth --pairs 20000 --seed 21 --vocabulary 3000 --junk-fraction 0.01 --output "$WORK/avail.tsv.zst"
 "$TDCONE" synth --pairs 400 --seed 21 --vocabulary 3000 --first-pair 900000 --junk-fraction 0 --output "$WORK/repr.tsv"
 
-for n in 1 2 3 4; do
-  run_mpi "$n" select --representative "$WORK/repr.tsv" --available "$WORK/avail.tsv.zst" --side tgt \
-    --length-cap 40 --output "$WORK/select-$n.h5" >"$WORK/select-$n.out" 2>&1 || { cat "$WORK/select-$n.out"; fail "select on $n ranks"; }
-  [ "$n" = 1 ] || "$PY" "$HERE/compare_h5.py" "$WORK/select-1.h5" "$WORK/select-$n.h5" || fail "select: $n ranks differ from 1"
-done
-echo "ok: select identical on 1-4 ranks"
+check_ranks select select --representative "$WORK/repr.tsv" --available "$WORK/avail.tsv.zst" --side tgt --length-cap 40
 
 run_mpi 2 select --representative "$WORK/repr.tsv" --available "$WORK/avail.tsv.zst" --side tgt --length-cap 40 \
   --stop --output "$WORK/stop.h5" >/dev/null 2>&1 || fail "select --stop"

@@ -6,19 +6,10 @@ source "$(dirname "$0")/lib.sh"
 "$TDCONE" synth --pairs 30000 --seed 11 --vocabulary 4000 --output "$WORK/corpus.tsv.zst"
 "$TDCONE" synth --pairs 500 --seed 12 --vocabulary 4000 --junk-fraction 0 --output "$WORK/reference.tsv"
 
-for n in 1 2 3 4; do
-  run_mpi "$n" sweep --input "$WORK/corpus.tsv.zst" --score-col 3 --reference "$WORK/reference.tsv" \
-    --thresholds 0.4,0.5,0.6,0.7,0.75,0.8 --sample 2000 --seed 3 --output "$WORK/sweep-$n.h5" >"$WORK/sweep-$n.out" 2>&1 \
-    || { cat "$WORK/sweep-$n.out"; fail "sweep on $n ranks"; }
-  run_mpi "$n" score --input "$WORK/corpus.tsv.zst" --score-col 3 --reference "$WORK/reference.tsv" \
-    --shards 5 --shard-by hash --output "$WORK/shards-$n.h5" >"$WORK/shards-$n.out" 2>&1 \
-    || { cat "$WORK/shards-$n.out"; fail "shards on $n ranks"; }
-  if [ "$n" != 1 ]; then
-    "$PY" "$HERE/compare_h5.py" "$WORK/sweep-1.h5" "$WORK/sweep-$n.h5" || fail "sweep: $n ranks differ from 1"
-    "$PY" "$HERE/compare_h5.py" "$WORK/shards-1.h5" "$WORK/shards-$n.h5" || fail "shards: $n ranks differ from 1"
-  fi
-done
-echo "ok: sweep and shards identical on 1-4 ranks"
+check_ranks sweep sweep --input "$WORK/corpus.tsv.zst" --score-col 3 --reference "$WORK/reference.tsv" \
+  --thresholds 0.4,0.5,0.6,0.7,0.75,0.8 --sample 2000 --seed 3
+check_ranks shards score --input "$WORK/corpus.tsv.zst" --score-col 3 --reference "$WORK/reference.tsv" \
+  --shards 5 --shard-by hash
 
 "$PY" - "$WORK/sweep-2.h5" "$WORK/shards-2.h5" <<'PY'
 import sys, h5py, numpy as np
