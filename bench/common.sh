@@ -7,3 +7,19 @@ trap '[ -n "${BENCH_DIR:-}" ] || rm -rf "$work"' EXIT
 [ -x "$tdcone" ] || bash "$root/scripts/build.sh" >&2
 source "$root/scripts/mpi-env.sh"
 now() { date +%s.%N; }
+# timed_mpi RANKS LABEL ARGS...: `tdcone ARGS` on RANKS ranks into $work/LABEL.h5;
+# prints "seconds rss_mb_rank0,rss_mb_rank1,..." (peak RSS of each rank).
+timed_mpi() {
+  local n=$1 label=$2
+  shift 2
+  local rss="$work/rss-$label" start seconds mbs=""
+  rm -f "$rss".*
+  start=$(now)
+  mpirun -n "$n" --oversubscribe --bind-to none \
+    bash -c '/usr/bin/time -f "%M" -o "'"$rss"'.$OMPI_COMM_WORLD_RANK" "$0" "$@"' \
+    "$tdcone" "$@" --output "$work/$label.h5" --force >"$work/$label.log" 2>&1 \
+    || { cat "$work/$label.log" >&2; exit 1; }
+  seconds=$(echo "$(now) - $start" | bc)
+  for f in $(ls "$rss".* | sort -t. -k2 -n); do mbs="$mbs${mbs:+,}$(( $(tail -n1 "$f") / 1024 ))"; done
+  echo "$seconds $mbs"
+}

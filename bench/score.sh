@@ -12,24 +12,9 @@ t0=$(now)
 synth_s=$(echo "$(now) - $t0" | bc)
 bytes=$(stat -c %s "$corpus")
 
-run() {  # ranks -> "seconds rss_mb_rank0,rss_mb_rank1,..."
-  local n=$1
-  local rss="$work/rss-$n"
-  rm -f "$rss".* "$work/out-$n.h5"
-  local start
-  start=$(now)
-  mpirun -n "$n" --oversubscribe --bind-to none \
-    bash -c '/usr/bin/time -f "%M" -o "'"$rss"'.$OMPI_COMM_WORLD_RANK" "$0" "$@"' \
-    "$tdcone" score --input "$corpus" --score-col 3 --id-col 4 --output "$work/out-$n.h5" >"$work/log-$n" 2>&1
-  local seconds
-  seconds=$(echo "$(now) - $start" | bc)
-  local mbs=""
-  for f in $(ls "$rss".* | sort -t. -k2 -n); do mbs="$mbs${mbs:+,}$(( $(tail -n1 "$f") / 1024 ))"; done
-  echo "$seconds $mbs"
-}
-
-read -r s1 m1 < <(run 1)
-read -r s2 m2 < <(run 2)
+score=(score --input "$corpus" --score-col 3 --id-col 4)
+read -r s1 m1 < <(timed_mpi 1 out-1 "${score[@]}")
+read -r s2 m2 < <(timed_mpi 2 out-2 "${score[@]}")
 tdcone_value=$(/usr/bin/python3 -c "import h5py; print(h5py.File('$work/out-2.h5','r')['corpus'].attrs['tdcone'])")
 /usr/bin/python3 - <<PY
 import json

@@ -13,25 +13,11 @@ no_batch_lines=${NO_BATCH_LINES:-400000}
 "$tdcone" synth --pairs "$avail_lines" --seed 1 --output "$work/avail.tsv" --force 2>/dev/null
 "$tdcone" synth --pairs "$repr_lines" --seed 1 --first-pair 100000000 --junk-fraction 0 --output "$work/repr.tsv" --force 2>/dev/null
 
-run() {  # ranks label avail [options] -> "seconds rss_mb,..."
-  local n=$1 label=$2 avail=$3
-  shift 3
-  local rss="$work/rss-$label"
-  local start
-  start=$(now)
-  mpirun -n "$n" --oversubscribe --bind-to none \
-    bash -c '/usr/bin/time -f "%M" -o "'"$rss"'.$OMPI_COMM_WORLD_RANK" "$0" "$@"' \
-    "$tdcone" select --representative "$work/repr.tsv" --available "$avail" --side tgt \
-    --output "$work/$label.h5" --force "$@" >"$work/log-$label" 2>&1
-  local seconds mbs=""
-  seconds=$(echo "$(now) - $start" | bc)
-  for f in $(ls "$rss".* | sort -t. -k2 -n); do mbs="$mbs${mbs:+,}$(( $(tail -n1 "$f") / 1024 ))"; done
-  echo "$seconds $mbs"
-}
-read -r s1 m1 < <(run 1 select-1 "$work/avail.tsv")
-read -r s2 m2 < <(run 2 select-2 "$work/avail.tsv")
+select=(select --representative "$work/repr.tsv" --side tgt)
+read -r s1 m1 < <(timed_mpi 1 select-1 "${select[@]}" --available "$work/avail.tsv")
+read -r s2 m2 < <(timed_mpi 2 select-2 "${select[@]}" --available "$work/avail.tsv")
 head -n "$no_batch_lines" "$work/avail.tsv" >"$work/avail-head.tsv"
-read -r s_nb m_nb < <(run 2 no-batch "$work/avail-head.tsv" --no-batch)
+read -r s_nb m_nb < <(timed_mpi 2 no-batch "${select[@]}" --available "$work/avail-head.tsv" --no-batch)
 
 # Quality: REPR from 2 of 20 topics, AVAIL from all of them.
 /usr/bin/python3 "$root/bench/topical_corpus.py" "$work/topic-repr.txt" 2000 2 1

@@ -14,20 +14,11 @@ reference="$work/reference.tsv"
 "$tdcone" synth --pairs 1000 --first-pair "$pairs" --seed 1 --junk-fraction 0 --output "$reference" --force 2>/dev/null
 thresholds=0.4,0.5,0.6,0.7,0.75,0.8
 
-timed() {  # label, tdcone arguments... -> seconds
-  local label=$1; shift
-  local start end
-  start=$(now)
-  mpirun -n "$ranks" --oversubscribe --bind-to none "$tdcone" "$@" --output "$work/$label.h5" --force \
-    >"$work/$label.log" 2>&1 || { cat "$work/$label.log" >&2; exit 1; }
-  end=$(now)
-  echo "$end - $start" | bc
-}
-
-score_s=$(timed score score --input "$corpus" --score-col 3)
-sweep_s=$(timed sweep sweep --input "$corpus" --score-col 3 --reference "$reference" --thresholds "$thresholds")
-sample_s=$(timed sample sweep --input "$corpus" --score-col 3 --reference "$reference" --thresholds "$thresholds" \
-  --sample 110000 --seed 1)
+read -r score_s _ < <(timed_mpi "$ranks" score score --input "$corpus" --score-col 3)
+read -r sweep_s _ < <(timed_mpi "$ranks" sweep sweep --input "$corpus" --score-col 3 --reference "$reference" \
+  --thresholds "$thresholds")
+read -r sample_s _ < <(timed_mpi "$ranks" sample sweep --input "$corpus" --score-col 3 --reference "$reference" \
+  --thresholds "$thresholds" --sample 110000 --seed 1)
 
 /usr/bin/python3 - "$work" <<PY
 import json, sys, h5py
