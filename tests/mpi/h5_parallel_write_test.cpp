@@ -5,7 +5,6 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <mpi.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstdint>
@@ -14,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "shared_dir.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 
@@ -23,6 +23,7 @@ namespace fs = std::filesystem;
 using tdcone::h5::Compression;
 using tdcone::h5::OutputFile;
 using tdcone::h5::Reader;
+using tdcone::test_support::SharedTempDir;
 
 constexpr std::uint64_t kTotal = 200003;  // four chunks of 65536, the last partial
 
@@ -42,29 +43,6 @@ bool all_agree(bool ok) {
   int local = ok ? 1 : 0, global = 0;
   MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
   return global == 1;
-}
-
-/// A directory shared by all ranks (rank 0 names and creates it).
-std::string shared_dir(const std::string& tag) {
-  std::string dir;
-  if (world_rank() == 0) {
-    dir = (fs::temp_directory_path() / ("tdcone_h5par_" + std::to_string(::getpid()) + "_" + tag)).string();
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-  }
-  int length = static_cast<int>(dir.size());
-  MPI_Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);
-  dir.resize(static_cast<std::size_t>(length));
-  MPI_Bcast(dir.data(), length, MPI_CHAR, 0, MPI_COMM_WORLD);
-  return dir;
-}
-
-void remove_shared_dir(const std::string& dir) {
-  MPI_Barrier(MPI_COMM_WORLD);
-  if (world_rank() == 0) {
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
 }
 
 struct Share {
@@ -174,8 +152,8 @@ TEST_P(H5ParallelWrite, EveryRowReadsBackOnRankZero) {
     strings[k] = string_value(i);
   }
 
-  const std::string dir = shared_dir(layout_name(c.layout) + std::to_string(static_cast<int>(c.compression)));
-  const std::string file = dir + "/out.h5";
+  const SharedTempDir scratch("h5par_" + layout_name(c.layout) + std::to_string(static_cast<int>(c.compression)));
+  const std::string file = (scratch.path() / "out.h5").string();
   bool wrote = true;
   std::string error;
   try {
@@ -255,7 +233,6 @@ TEST_P(H5ParallelWrite, EveryRowReadsBackOnRankZero) {
   int verdict = read_ok ? 1 : 0;
   MPI_Bcast(&verdict, 1, MPI_INT, 0, MPI_COMM_WORLD);
   EXPECT_EQ(verdict, 1) << "rank 0 found wrong data";
-  remove_shared_dir(dir);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -273,8 +250,8 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(H5ParallelLifecycle, UncommittedFileIsRemovedAndCommitIsAgreed) {
-  const std::string dir = shared_dir("lifecycle");
-  const std::string file = dir + "/out.h5";
+  const SharedTempDir scratch("h5par_lifecycle");
+  const std::string file = (scratch.path() / "out.h5").string();
   {
     OutputFile out(file, false, MPI_COMM_WORLD, Compression::deflate);
     const std::vector<double> one = {1.0};
@@ -300,7 +277,6 @@ TEST(H5ParallelLifecycle, UncommittedFileIsRemovedAndCommitIsAgreed) {
   EXPECT_TRUE(all_agree(threw));
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_FALSE(fs::exists(file + ".partial"));
-  remove_shared_dir(dir);
 }
 
 }  // namespace

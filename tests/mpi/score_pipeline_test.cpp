@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 
+#include "shared_dir.hpp"
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/synth/synth.hpp"
@@ -51,7 +52,7 @@ struct Subsets {
 Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, const Subsets& subsets = {},
              const cli::ReferenceOptions& reference = {}) {
   cli::OutputOptions output;
-  output.output = (fs::temp_directory_path() / "tdcone_pipeline_test" / "never-written.h5").string();
+  output.output = (fs::temp_directory_path() / "tdcone-never-written.h5").string();
   const cli::CorpusJob job = cli::read_corpus_job(comm, corpus, reference, output);
   Result r;
   entropy::PairGroups groups = entropy::corpus_groups(job.share);
@@ -121,20 +122,6 @@ void expect_rank_count_invariant(const cli::CorpusOptions& corpus, std::uint64_t
 
 class ScorePipelineTest : public ::testing::Test {
  public:
-  void SetUp() override {
-    bmpi::communicator world;
-    dir_ = fs::temp_directory_path() / "tdcone_pipeline_test";
-    if (world.rank() == 0) {
-      fs::remove_all(dir_);
-      fs::create_directories(dir_);
-    }
-    world.barrier();
-  }
-  void TearDown() override {
-    bmpi::communicator world;
-    world.barrier();
-    if (world.rank() == 0) fs::remove_all(dir_);
-  }
   // Rank 0 writes, everyone waits.
   std::string synth(const std::string& name, std::uint64_t pairs, bool zstd) {
     bmpi::communicator world;
@@ -158,7 +145,8 @@ class ScorePipelineTest : public ::testing::Test {
     o.id_col = 4;
     return o;
   }
-  fs::path dir_;
+  test_support::SharedTempDir scratch_{"pipeline_test"};
+  const fs::path& dir_ = scratch_.path();
 };
 
 TEST_F(ScorePipelineTest, PlainTsv) {

@@ -14,6 +14,7 @@
 #include <map>
 #include <random>
 
+#include "shared_dir.hpp"
 #include "tdcone/select/corpora.hpp"
 
 namespace tdcone::select {
@@ -102,23 +103,15 @@ class SelectPropertyTest : public ::testing::Test {
  protected:
   void SetUp() override {
     bmpi::communicator world;
-    dir_ = fs::temp_directory_path() / "tdcone_select_property_test";
     if (world.rank() == 0) {
-      fs::remove_all(dir_);
-      fs::create_directories(dir_);
       std::ofstream(repr()) << topical_text(300, 2, 1);
       std::ofstream(avail()) << topical_text(6000, 10, 2) << "\n" << std::string(20, 'x') << "\n";  // + an empty line
     }
     world.barrier();
   }
-  void TearDown() override {
-    bmpi::communicator world;
-    world.barrier();
-    if (world.rank() == 0) fs::remove_all(dir_);
-  }
-  std::string repr() const { return (dir_ / "repr.txt").string(); }
-  std::string avail() const { return (dir_ / "avail.txt").string(); }
-  fs::path dir_;
+  std::string repr() const { return (dir_.path() / "repr.txt").string(); }
+  std::string avail() const { return (dir_.path() / "avail.txt").string(); }
+  test_support::SharedTempDir dir_{"select_property_test"};
 };
 
 TEST_F(SelectPropertyTest, SameRankingForAnyRankCountAndEveryLineOnce) {
