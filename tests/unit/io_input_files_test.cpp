@@ -3,10 +3,8 @@
 #include "tdcone/io/input_files.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <zstd.h>
 
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -23,10 +21,7 @@ namespace fs = std::filesystem;
 
 using test_support::zstd_frame;
 
-// A scratch directory of this test file.
-struct TempDir : test_support::TempDir {
-  TempDir() : test_support::TempDir("tdcone_io_input_files") {}
-};
+using test_support::TempDir;
 
 // A frame from the streaming API without a pledged size: no Frame_Content_Size.
 std::string zstd_stream_frame(std::string_view chunk) {

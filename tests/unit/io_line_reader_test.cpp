@@ -3,10 +3,8 @@
 #include "tdcone/io/line_reader.hpp"
 
 #include <gtest/gtest.h>
-#include <unistd.h>
 #include <zstd.h>
 
-#include <atomic>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -24,10 +22,7 @@ namespace fs = std::filesystem;
 
 using test_support::zstd_frame;
 
-// A scratch directory of this test file.
-struct TempDir : test_support::TempDir {
-  TempDir() : test_support::TempDir("tdcone_io_line_reader") {}
-};
+using test_support::TempDir;
 
 std::string skippable_frame(std::string_view payload) {
   std::string out = "\x53\x2A\x4D\x18";
