@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "tdcone/cli/commands.hpp"
-#include "tdcone/cli/progress.hpp"
+#include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
 
 namespace tdcone::cli {

@@ -69,10 +69,14 @@ h5::Compression OutputOptions::compression_kind() const {
   return h5::Compression::deflate;
 }
 
-void AlignOptions::add_to(OptionSet& o) {
+void EngineOptions::add_to(OptionSet& o) {
   o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings")
       ->check(CLI::IsMember({"uniform", "static"}));
   o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or zstd) for --align static");
+  o.add("memory", memory,
+        "Memory per rank (e.g. 1500M, 4G): bounds the exchange buffers; a run whose share of the alignment matrix "
+        "cannot fit stops early and says how many ranks or how much --memory it needs (default: 80% of the node's "
+        "memory or cgroup limit, divided by the ranks on the node)");
 }
 
 void ReferenceOptions::add_to(OptionSet& o) {
@@ -82,7 +86,7 @@ void ReferenceOptions::add_to(OptionSet& o) {
 
 void add_score_options(OptionSet& o, ScoreOptions& score) {
   score.corpus.add_to(o, "required");
-  score.align.add_to(o);
+  score.engine.add_to(o);
   score.reference.add_to(o);
   o.add("shards", score.shards, "Also score K shards of the corpus (/shards)");
   o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K; block: contiguous blocks of lines")
@@ -93,7 +97,7 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
 
 void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
   sweep.corpus.add_to(o, "required");
-  sweep.align.add_to(o);
+  sweep.engine.add_to(o);
   sweep.reference.add_to(o);
   o.add("thresholds", sweep.thresholds, "Score thresholds t (1-64): subset S_t = pairs with score >= t")
       ->required()->delimiter(',');
@@ -134,10 +138,17 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
 }
 
 void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
+  o.add("profile", s.profile,
+        "Shape of the corpus. twitter: news headlines, each with a run of ~13 consecutive candidate tweets "
+        "(mostly loosely related, some paraphrases, a few copies, #hashtags, @handles, links), scored like a "
+        "classifier; calibrated on the Twitter URL corpus (TD-CONE ~0.48 at 10k pairs, ~0.39 at 2.8M; "
+        "docs/synth-calibration.md). paraphrase: every line a fresh Zipfian sentence and a close paraphrase "
+        "of it (low TD-CONE; the generator before profiles, same bytes)")
+      ->check(CLI::IsMember({"twitter", "paraphrase"}));
   o.add("pairs", s.pairs, "Number of lines")->check(CLI::PositiveNumber);
   o.add("first-pair", s.first_pair, "Start at this line of the seed's corpus: a held-out reference is --first-pair N with N beyond the corpus");
   o.add("seed", s.seed, "Random seed: same seed, same corpus (and vocabulary)");
-  o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary")->check(CLI::Range(100u, 10000000u));
+  o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary (twitter: besides rare names, handles, numbers, links)")->check(CLI::Range(100u, 10000000u));
   o.add("junk-fraction", s.junk_fraction, "Fraction of junk lines (empty sides, over-long, malformed)")->check(CLI::Range(0.0, 1.0));
   o.add("output", s.output, "File to write ('-' = standard output; a name ending in .zst writes multi-frame zstd)")->required();
   o.add_action_flag("force", s.force, "Overwrite an existing output file");

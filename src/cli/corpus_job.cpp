@@ -1,18 +1,20 @@
 #include "tdcone/cli/corpus_job.hpp"
 
+#include <boost/mpi/collectives.hpp>
+
+#include <cmath>
 #include <cstdio>
 
-#include "tdcone/align/embeddings.hpp"
-#include "tdcone/cli/progress.hpp"
-#include "tdcone/entropy/share_scoring.hpp"
-#include "tdcone/mpi/global_rank.hpp"
+#include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
+#include "tdcone/progress.hpp"
 
 namespace tdcone::cli {
 
 text::TokenizedShare read_files(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
                                 const text::ReadOptions& options, text::Vocabulary& vocabulary, const std::string& what) {
-  Progress progress(comm.rank() == 0, "read " + what, "lines on rank 0");
+  Progress progress(comm.rank() == 0, "read " + what, "lines", "on rank 0");
   text::TokenizedShare share;
   mpi::collective_step(comm, [&] {
     share = text::read_share(comm, files, options, vocabulary,
@@ -24,6 +26,7 @@ text::TokenizedShare read_files(const boost::mpi::communicator& comm, const std:
 
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
                           const ReferenceOptions& reference, const OutputOptions& output) {
+  const Stopwatch clock;
   CorpusJob job;
   std::vector<io::InputFile> reference_files;
   mpi::collective_step(comm, [&] {
@@ -37,39 +40,36 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
     job.reference = read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
     account_lines(comm, *job.reference, corpus.on_bad_line);
   }
+  job.read_seconds = clock.seconds();
   return job;
 }
 
-JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const AlignOptions& align,
+JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineOptions& engine,
                            const ReferenceOptions& reference, const entropy::PairGroups& groups) {
-  align::EmbeddingTable embeddings;
-  if (!align.embeddings.empty())
-    mpi::collective_step(comm, [&] { embeddings = align::EmbeddingTable::load(align.embeddings, job.vocabulary); });
-  const bool by_embedding = align.align == "static";
-  if (by_embedding && align.embeddings.empty() && comm.rank() == 0)
-    std::fprintf(stderr, "tdcone: --align static without --embeddings: uniform over y\\x (SPEC §3)\n");
-  align::PairAligner aligner(by_embedding ? align::AlignMode::embedding : align::AlignMode::uniform,
-                             by_embedding && !align.embeddings.empty() ? &embeddings : nullptr);
-
+  pipeline::EngineConfig config;
+  config.align = engine.align == "static" ? align::AlignMode::embedding : align::AlignMode::uniform;
+  config.embeddings = engine.embeddings;
+  config.rel_lambda = reference.rel_lambda;
+  config.held_bytes = job.share.bytes() + (job.reference ? job.reference->bytes() : 0) + job.vocabulary.bytes();
+  mpi::collective_step(comm, [&] {
+    config.memory_bytes =
+        engine.memory.empty() ? pipeline::default_memory_budget(comm) : pipeline::parse_memory_size(engine.memory);
+    // The shares stay in memory throughout: they alone must leave room for the matrix.
+    if (config.held_bytes * 2 > config.memory_bytes) {
+      const double needed = 2.5 * static_cast<double>(config.held_bytes);
+      throw UsageError(cat("--memory ", pipeline::format_bytes(config.memory_bytes), " per rank is too small: rank ",
+                           comm.rank(), " holds ", pipeline::format_bytes(config.held_bytes),
+                           " of tokenized pairs before any matrix cell; needs at least ",
+                           static_cast<std::uint64_t>(std::ceil(comm.size() * needed / config.memory_bytes)),
+                           " ranks or --memory ", static_cast<std::uint64_t>(std::ceil(needed / (1 << 20))), "M"));
+    }
+  });
   JobScores scores;
-  mpi::WordMarks marks(job.vocabulary.size(), groups.group_count());
-  auto corpus = entropy::align_share(job.share, aligner, groups.group_of_pair, groups.group_count());
-  entropy::mark_words(job.share, marks, mpi::WordMarks::corpus_input, mpi::WordMarks::corpus_output, groups.group_of_pair);
-  scores.pair_tdcone = std::move(corpus.pair_tdcone);
-  std::optional<entropy::ShareAlignment> ref;
-  if (job.reference) {
-    ref = entropy::align_share(*job.reference, aligner);
-    entropy::mark_words(*job.reference, marks, mpi::WordMarks::reference_input, mpi::WordMarks::reference_output);
-  }
-
-  const auto vocabulary = mpi::build_global_vocabulary(comm, job.vocabulary, marks);
-  const auto q = mpi::PartitionedMatrix::reduce(comm, corpus.groups, vocabulary);
-  corpus.groups.clear();
-  std::optional<mpi::PartitionedMatrix> p;
-  if (ref) p = mpi::PartitionedMatrix::reduce(comm, ref->groups, vocabulary);
-  scores.subsets = entropy::score_subsets(comm, q, groups, vocabulary, p ? &*p : nullptr, reference.rel_lambda);
-  scores.input_types = vocabulary.count(comm, mpi::WordMarks::corpus_input);
-  scores.pair_rank = mpi::global_ranks(comm, scores.pair_tdcone, job.share.first_pair_id);
+  static_cast<pipeline::EngineResult&>(scores) =
+      pipeline::run_score_engine(comm, job.share, job.reference ? &*job.reference : nullptr, job.vocabulary, groups, config);
+  scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
+  scores.memory_budget = config.memory_bytes;
+  boost::mpi::all_gather(comm, pipeline::peak_rss_bytes(), scores.peak_rss);
   return scores;
 }
 
@@ -87,10 +87,26 @@ void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with
     file.set_attribute("/corpus", "kl_pq", corpus.kl_pq);
     file.set_attribute("/corpus", "kl_pu", corpus.kl_pu);
   }
+  // Run figures: seconds of each phase (rank 0's wall clock; the write phase is
+  // not over yet), peak resident memory per rank so far, the budget.
+  for (const auto& phase : scores.phases) file.set_attribute("/", "seconds_" + phase.name, phase.seconds);
+  std::string per_rank;
+  std::uint64_t peak = 0;
+  for (auto bytes : scores.peak_rss) {
+    per_rank += (per_rank.empty() ? "" : ",") + std::to_string(bytes);
+    peak = std::max(peak, bytes);
+  }
+  file.set_attribute("/", "peak_rss_bytes", peak);
+  file.set_attribute("/", "peak_rss_bytes_per_rank", per_rank);
+  file.set_attribute("/", "memory_budget_bytes", scores.memory_budget);
 }
+
+void add_write_phase(JobScores& scores, double seconds) { scores.phases.push_back({"write", seconds}); }
 
 void print_summary(const boost::mpi::communicator& comm, const std::string& command, const std::string& output,
                    const LineCounts& counts, const JobScores& scores, bool with_reference, double seconds) {
+  std::vector<std::uint64_t> peak;
+  boost::mpi::gather(comm, pipeline::peak_rss_bytes(), peak, 0);
   if (comm.rank() != 0) return;
   const entropy::SubsetScore& corpus = scores.subsets[0];
   std::printf("tdcone %s: %s\n", command.c_str(), output.c_str());
@@ -101,7 +117,11 @@ void print_summary(const boost::mpi::communicator& comm, const std::string& comm
   std::printf("  H(Y|X)       %.7f nats\n  TD-CONE      %.7f\n", corpus.cond_entropy, corpus.tdcone);
   if (with_reference)
     std::printf("  TD-CONE_REL  %.7f (KL_pq %.7f, KL_pu %.7f)\n", corpus.tdcone_rel, corpus.kl_pq, corpus.kl_pu);
-  std::printf("  ranks        %d, %.2f s\n", comm.size(), seconds);
+  std::printf("  ranks        %d, %.2f s:", comm.size(), seconds);
+  for (const auto& phase : scores.phases) std::printf(" %s %.2f", phase.name.c_str(), phase.seconds);
+  std::printf("\n  peak memory ");
+  for (std::size_t r = 0; r < peak.size(); ++r) std::printf("%s%s", r ? ", " : " ", pipeline::format_bytes(peak[r]).c_str());
+  std::printf(" per rank (--memory %s)\n", pipeline::format_bytes(scores.memory_budget).c_str());
 }
 
 }  // namespace tdcone::cli

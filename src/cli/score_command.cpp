@@ -2,7 +2,7 @@
 #include <cstdio>
 
 #include "tdcone/cli/corpus_job.hpp"
-#include "tdcone/cli/progress.hpp"
+#include "tdcone/progress.hpp"
 #include "tdcone/cli/tables.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/mpi/guard.hpp"
@@ -48,9 +48,10 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
     shard_of_pair = entropy::assign_shards(job.share, shards, shard_by(options.shard_by), options.seed);
     groups = entropy::shard_groups(job.share, shard_of_pair, shards);
   });
-  const JobScores scores = score_corpus_job(comm, job, options.align, options.reference, groups);
+  JobScores scores = score_corpus_job(comm, job, options.engine, options.reference, groups);
   const bool with_reference = job.reference.has_value();
 
+  const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
     write_run_attributes(comm, file, "score", config_toml, job.files, job.counts);
@@ -71,6 +72,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
     }
     file.commit();
   });
+  add_write_phase(scores, write_clock.seconds());
   print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.seconds());
   if (comm.rank() == 0 && shards > 0) print_shards(scores, shards, with_reference);
   return 0;

@@ -13,7 +13,7 @@
 #include <optional>
 
 #include "tdcone/cli/corpus_job.hpp"
-#include "tdcone/cli/progress.hpp"
+#include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/select/checkpoint.hpp"

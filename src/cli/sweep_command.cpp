@@ -1,6 +1,6 @@
 // tdcone sweep: TD-CONE (and TD-CONE_REL) of every score-threshold subset, in one pass (SPEC §5).
 #include "tdcone/cli/corpus_job.hpp"
-#include "tdcone/cli/progress.hpp"
+#include "tdcone/progress.hpp"
 #include "tdcone/cli/tables.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/mpi/guard.hpp"
@@ -16,12 +16,13 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
   mpi::collective_step(comm, [&] {
     subsets = entropy::threshold_groups(comm, job.share, options.thresholds, options.sample, options.seed);
   });
-  const JobScores scores = score_corpus_job(comm, job, options.align, options.reference, subsets.groups);
+  JobScores scores = score_corpus_job(comm, job, options.engine, options.reference, subsets.groups);
   const bool with_reference = job.reference.has_value();
   const std::size_t n = options.thresholds.size();
   std::vector<std::uint64_t> sampled(n);
   for (std::size_t t = 0; t < n; ++t) sampled[t] = scores.subsets[1 + t].n_pairs;
 
+  const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
     write_run_attributes(comm, file, "sweep", config_toml, job.files, job.counts);
@@ -36,6 +37,7 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
     table.scores(scores.subsets, 1, n, with_reference);
     file.commit();
   });
+  add_write_phase(scores, write_clock.seconds());
   print_summary(comm, "sweep", options.output.output, job.counts, scores, with_reference, clock.seconds());
   if (comm.rank() == 0) {
     std::printf("  %-10s %10s %10s %10s%s\n", "threshold", "n_pairs", "n_sampled", "tdcone",

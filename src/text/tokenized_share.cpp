@@ -176,6 +176,15 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
   return share;
 }
 
+std::uint64_t TokenizedShare::bytes() const {
+  auto held = [](const auto& v) { return std::uint64_t{v.capacity()} * sizeof(v[0]); };
+  std::uint64_t total = held(flags) + held(src_len) + held(tgt_len) + held(scores) + held(ids) + held(type_start) +
+                        held(types) + held(type_counts) + held(src_hash) + held(tgt_hash);
+  for (const std::string& id : ids)
+    if (id.capacity() > 15) total += id.capacity() + 1;  // beyond the small-string buffer
+  return total;
+}
+
 std::size_t TokenizedShare::file_of(std::size_t i) const {
   auto after = std::upper_bound(file_starts.begin(), file_starts.end(), i,
                                 [](std::size_t index, const auto& start) { return index < start.first; });

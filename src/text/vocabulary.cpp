@@ -22,3 +22,14 @@ WordId Vocabulary::find(std::string_view word) const {
 }
 
 }  // namespace tdcone::text
+
+namespace tdcone::text {
+
+std::uint64_t Vocabulary::bytes() const {
+  std::uint64_t total = words_.capacity() * sizeof(std::string) + ids_.capacity() * (sizeof(std::string) + 8 + 1);
+  for (const std::string& w : words_)
+    if (w.capacity() > 15) total += 2 * (w.capacity() + 1);  // the word and its key in ids_
+  return total;
+}
+
+}  // namespace tdcone::text

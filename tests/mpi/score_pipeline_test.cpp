@@ -14,6 +14,7 @@
 #include "shared_dir.hpp"
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/synth/synth.hpp"
 
 namespace tdcone {
@@ -50,7 +51,7 @@ struct Subsets {
 
 /// The stages of `tdcone score` / `tdcone sweep`, without the HDF5 file.
 Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, const Subsets& subsets = {},
-             const cli::ReferenceOptions& reference = {}) {
+             const cli::ReferenceOptions& reference = {}, const cli::EngineOptions& engine = {}) {
   cli::OutputOptions output;
   output.output = (fs::temp_directory_path() / "tdcone-never-written.h5").string();
   const cli::CorpusJob job = cli::read_corpus_job(comm, corpus, reference, output);
@@ -64,7 +65,7 @@ Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, c
     groups = t.groups;
     r.masks = gather_in_order(comm, t.mask_of_pair);
   }
-  const cli::JobScores scores = cli::score_corpus_job(comm, job, cli::AlignOptions{}, reference, groups);
+  const cli::JobScores scores = cli::score_corpus_job(comm, job, engine, reference, groups);
   r.subsets = scores.subsets;
   r.vx = scores.input_types;
   r.lines = job.share.total_lines;
@@ -75,26 +76,38 @@ Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, c
   return r;
 }
 
-void expect_same_scores(const entropy::SubsetScore& a, const entropy::SubsetScore& b, const std::string& what) {
+// `relative` 0: the same bits (any rank count, any round size); else to that relative error.
+void expect_same_scores(const entropy::SubsetScore& a, const entropy::SubsetScore& b, const std::string& what,
+                        double relative = 1e-12) {
   EXPECT_EQ(a.n_pairs, b.n_pairs) << what;
   EXPECT_EQ(a.nnz, b.nnz) << what;
   EXPECT_EQ(a.output_types, b.output_types) << what;
-  EXPECT_NEAR(a.cond_entropy, b.cond_entropy, 1e-12 * b.cond_entropy) << what;
-  EXPECT_NEAR(a.tdcone, b.tdcone, 1e-12 * b.tdcone) << what;
+  auto expect_close = [&](double x, double y, const char* name) {
+    if (relative == 0) {
+      EXPECT_EQ(x, y) << what << " " << name;
+    } else {
+      EXPECT_NEAR(x, y, relative * std::abs(y)) << what << " " << name;
+    }
+  };
+  expect_close(a.total, b.total, "total");
+  expect_close(a.cond_entropy, b.cond_entropy, "cond_entropy");
+  expect_close(a.tdcone, b.tdcone, "tdcone");
   if (std::isnan(b.kl_pq)) {
     EXPECT_TRUE(std::isnan(a.kl_pq)) << what;
     return;
   }
-  EXPECT_NEAR(a.kl_pq, b.kl_pq, 1e-12 * b.kl_pq) << what;
-  EXPECT_NEAR(a.kl_pu, b.kl_pu, 1e-12 * b.kl_pu) << what;
-  EXPECT_NEAR(a.tdcone_rel, b.tdcone_rel, 1e-12 * b.tdcone_rel) << what;
+  expect_close(a.kl_pq, b.kl_pq, "kl_pq");
+  expect_close(a.kl_pu, b.kl_pu, "kl_pu");
+  expect_close(a.tdcone_rel, b.tdcone_rel, "tdcone_rel");
 }
 
-// Runs on all ranks and on rank 0 alone, and compares on rank 0.
+// Runs on all ranks (with `engine`) and on rank 0 alone (default engine
+// options), and compares on rank 0: every value has the same bits.
 void expect_rank_count_invariant(const cli::CorpusOptions& corpus, std::uint64_t expected_lines,
-                                 const Subsets& subsets = {}, const cli::ReferenceOptions& reference = {}) {
+                                 const Subsets& subsets = {}, const cli::ReferenceOptions& reference = {},
+                                 const cli::EngineOptions& engine = {}) {
   bmpi::communicator world;
-  const Result distributed = score(world, corpus, subsets, reference);
+  const Result distributed = score(world, corpus, subsets, reference, engine);
   if (world.rank() != 0) return;
   const bmpi::communicator self(MPI_COMM_SELF, bmpi::comm_attach);
   const Result single = score(self, corpus, subsets, reference);
@@ -104,7 +117,7 @@ void expect_rank_count_invariant(const cli::CorpusOptions& corpus, std::uint64_t
   EXPECT_EQ(distributed.vx, single.vx);
   ASSERT_EQ(distributed.subsets.size(), single.subsets.size());
   for (std::size_t s = 0; s < single.subsets.size(); ++s)
-    expect_same_scores(distributed.subsets[s], single.subsets[s], "subset " + std::to_string(s));
+    expect_same_scores(distributed.subsets[s], single.subsets[s], "subset " + std::to_string(s), 0);
   ASSERT_EQ(distributed.pair_tdcone.size(), expected_lines);
   for (std::size_t i = 0; i < expected_lines; ++i) {
     if (std::isnan(single.pair_tdcone[i])) {
@@ -156,6 +169,27 @@ TEST_F(ScorePipelineTest, PlainTsv) {
 TEST_F(ScorePipelineTest, MultiFrameZstd) {
   // ~11 MB of text: several 1 MiB frames, so ranks split the file.
   expect_rank_count_invariant(tsv({synth("big.tsv.zst", 60000, true)}), 60000);
+}
+
+TEST_F(ScorePipelineTest, MemoryBudgetChangesRoundsNotResults) {
+  // 96 MiB per rank: 3 MiB rounds, several of them; the default budget: one round.
+  cli::EngineOptions small;
+  small.memory = "96M";
+  expect_rank_count_invariant(tsv({synth("rounds.tsv", 60000, false)}), 60000, {}, {}, small);
+}
+
+TEST_F(ScorePipelineTest, TooSmallMemoryStopsEveryRankWithStatus2) {
+  cli::EngineOptions tiny;
+  tiny.memory = "3M";
+  bmpi::communicator world;
+  try {
+    score(world, tsv({synth("too-big.tsv", 60000, false)}), {}, {}, tiny);
+    FAIL() << "expected the memory budget to be refused";
+  } catch (const mpi::CollectiveError& e) {
+    EXPECT_EQ(e.exit_status, 2);
+    EXPECT_NE(std::string(e.what()).find("--memory"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("ranks or --memory"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(ScorePipelineTest, SeveralFilesAndGlobs) {

@@ -1,18 +1,21 @@
 #pragma once
 // Hand-sized corpora for the mathematics tests: whitespace-separated pairs,
-// aligned and scored through the same distributed path as `tdcone score`,
-// on one rank (MPI_COMM_SELF).
+// aligned and scored by the stages of the score engine (vocabulary,
+// accumulate, finish, subset scores) on one rank (MPI_COMM_SELF).
+#include <boost/mpi/communicator.hpp>
 #include <mpi.h>
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
 
-#include "tdcone/align/count_matrix.hpp"
+#include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/entropy/subset_scores.hpp"
-#include "tdcone/entropy/tdcone.hpp"
+#include "tdcone/pipeline/accumulate_stage.hpp"
+#include "tdcone/pipeline/vocabulary_stage.hpp"
 
 namespace tdcone::test_support {
 
@@ -24,31 +27,33 @@ class TinyCorpus {
 
   /// Adds a corpus pair (x -> y) and returns its own TD-CONE.
   double add(const std::string& x, const std::string& y) {
-    add_to(corpus_, x, y, mpi::WordMarks::corpus_input, mpi::WordMarks::corpus_output);
-    return entropy::pair_tdcone(pair_, types(y).size());
+    const auto xs = types(x), ys = types(y);
+    append(corpus_, xs, ys);
+    align::PairAligner::split(xs, ys, split_);
+    return aligner_.pair_tdcone(split_, ys.size());
   }
   /// Adds a reference pair (for TD-CONE_REL).
-  void add_reference(const std::string& x, const std::string& y) {
-    add_to(reference_, x, y, mpi::WordMarks::reference_input, mpi::WordMarks::reference_output);
-  }
+  void add_reference(const std::string& x, const std::string& y) { append(reference_, types(x), types(y)); }
 
   /// The corpus scores (and, with reference pairs, TD-CONE_REL with `lambda`).
   entropy::SubsetScore score(double lambda = 0.1) {
-    marks_.resize(vocabulary.size());
-    const auto global = mpi::build_global_vocabulary(MPI_COMM_SELF, vocabulary, marks_);
-    const auto q = mpi::PartitionedMatrix::reduce(MPI_COMM_SELF, {&corpus_, 1}, global);
-    const auto p = mpi::PartitionedMatrix::reduce(MPI_COMM_SELF, {&reference_, 1}, global);
-    entropy::PairGroups groups;
-    groups.subsets_of_group = {{0}};
-    return entropy::score_subsets(MPI_COMM_SELF, q, groups, global, has_reference_ ? &p : nullptr, lambda)[0];
+    build();
+    return entropy::score_subsets(MPI_COMM_SELF, *q_, groups_, words_.global, p_ ? &*p_ : nullptr, lambda)[0];
   }
 
   /// The corpus matrix M as "x>y" -> weight, NULL written "NULL".
-  std::map<std::string, double> cells() const {
+  std::map<std::string, double> cells() {
+    build();
+    std::vector<std::string> word_of(words_.global.first_id.back());
+    for (text::WordId w = 1; w < vocabulary.size(); ++w) word_of[words_.global.global_id[w]] = vocabulary.word(w);
+    word_of[0] = "NULL";
     std::map<std::string, double> out;
-    auto name = [&](text::WordId w) { return w == text::kNullWord ? std::string("NULL") : vocabulary.word(w); };
-    for (const auto& [key, weight] : corpus_.cells())
-      out[name(align::LocalCountMatrix::row_of(key)) + ">" + name(align::LocalCountMatrix::column_of(key))] = weight;
+    mpi::PartitionedMatrix::RowCursor rows(*q_);
+    const auto& layout = q_->layout();
+    while (rows.next()) {
+      for (const mpi::MatrixCell& c : rows.cells())
+        out[word_of[rows.row_id()] + ">" + word_of[layout.column(c.key)]] += q_->scale().real(c.weight);
+    }
     return out;
   }
 
@@ -64,24 +69,41 @@ class TinyCorpus {
   text::Vocabulary vocabulary;
 
  private:
-  void add_to(align::LocalCountMatrix& matrix, const std::string& x, const std::string& y, unsigned in, unsigned out) {
-    const auto xs = types(x), ys = types(y);
-    aligner_.align(xs, ys, pair_);
-    matrix.add(pair_);
-    marks_.resize(vocabulary.size());
-    for (auto w : xs) marks_.set(w, in);
-    for (auto w : ys) {
-      marks_.set(w, out);
-      if (out == mpi::WordMarks::corpus_output) marks_.set(w, mpi::WordMarks::group_output(0));
+  static void append(text::TokenizedShare& share, const std::vector<text::WordId>& x, const std::vector<text::WordId>& y) {
+    share.flags.push_back(0);
+    share.src_len.push_back(static_cast<std::uint32_t>(x.size()));
+    share.tgt_len.push_back(static_cast<std::uint32_t>(y.size()));
+    share.types.insert(share.types.end(), x.begin(), x.end());
+    share.type_start.push_back(share.types.size());
+    share.types.insert(share.types.end(), y.begin(), y.end());
+    share.type_start.push_back(share.types.size());
+    share.total_lines = share.size();
+  }
+
+  void build() {
+    const boost::mpi::communicator self(MPI_COMM_SELF, boost::mpi::comm_attach);
+    const bool has_reference = reference_.size() > 0;
+    groups_ = entropy::corpus_groups(corpus_);
+    words_ = pipeline::route_vocabulary(self, corpus_, has_reference ? &reference_ : nullptr, vocabulary, groups_);
+    const auto layout = mpi::MatrixLayout::make(words_.global, 0, groups_.group_count());
+    Progress quiet(false, "", "");
+    q_.emplace(layout, mpi::WeightScale(corpus_.total_lines));
+    pipeline::accumulate(self, corpus_, groups_.group_of_pair, aligner_, words_.routes, *q_, {}, quiet, nullptr);
+    q_->finish();
+    p_.reset();
+    if (has_reference) {
+      p_.emplace(layout.with_groups(1), mpi::WeightScale(reference_.total_lines));
+      pipeline::accumulate(self, reference_, {}, aligner_, words_.routes, *p_, {}, quiet, nullptr);
+      p_->finish();
     }
-    if (&matrix == &reference_) has_reference_ = true;
   }
 
   align::PairAligner aligner_;
-  align::PairMatrix pair_;
-  align::LocalCountMatrix corpus_, reference_;
-  mpi::WordMarks marks_{1, 1};
-  bool has_reference_ = false;
+  align::PairSplit split_;
+  text::TokenizedShare corpus_, reference_;
+  entropy::PairGroups groups_;
+  pipeline::RoutedVocabulary words_;
+  std::optional<mpi::PartitionedMatrix> q_, p_;
 };
 
 }  // namespace tdcone::test_support

@@ -1,5 +1,6 @@
 #pragma once
-// The alignment count matrix of one sentence pair (SPEC §3, paper Algorithms 1 and 2).
+// How one sentence pair adds to the alignment count matrix (SPEC §3, paper
+// Algorithms 1 and 2), and its own TD-CONE.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -15,22 +16,13 @@ enum class AlignMode {
 
 class EmbeddingTable;
 
-struct Cell {
-  text::WordId y;
-  double weight;
-};
+/// The word sets of one pair: rule 1 aligns `same` to themselves, rule 2
+/// spreads each of `x_only` over `y_only` (and NULL), rule 3 gives `y_only`
+/// a NULL row when x ⊂ y strictly.
+struct PairSplit {
+  std::vector<text::WordId> same, x_only, y_only;
 
-/// The rows of one pair's matrix M: row i is input word rows[i] with cells
-/// [row_start[i], row_start[i+1]). Rows are distinct words (NULL = kNullWord).
-struct PairMatrix {
-  std::vector<text::WordId> rows;
-  std::vector<std::uint32_t> row_start{0};
-  std::vector<Cell> cells;
-
-  void clear();
-  std::span<const Cell> row(std::size_t i) const {
-    return {cells.data() + row_start[i], cells.data() + row_start[i + 1]};
-  }
+  bool null_row() const { return x_only.empty() && !y_only.empty(); }
 };
 
 class PairAligner {
@@ -38,15 +30,22 @@ class PairAligner {
   /// `embeddings` is used in embedding mode only; null means "no file": uniform over y\x.
   PairAligner(AlignMode mode, const EmbeddingTable* embeddings);
 
-  /// Fills `out` for the pair with input types `x` and output types `y`
-  /// (both sorted, unique, without NULL).
-  void align(std::span<const text::WordId> x, std::span<const text::WordId> y, PairMatrix& out);
+  /// Splits a pair with input types `x` and output types `y` (both sorted, unique, without NULL).
+  static void split(std::span<const text::WordId> x, std::span<const text::WordId> y, PairSplit& out);
+
+  /// True when rule 2 spreads 1/(|y\x|+1) over y\x and NULL (uniform mode).
+  bool spreads_uniformly() const { return mode_ == AlignMode::uniform; }
+  /// Embedding mode: the weights word `w` of x\y gives each of `y_only`
+  /// (non-empty), summing to 1; uniform when a vector is missing.
+  void shares(text::WordId w, std::span<const text::WordId> y_only, std::vector<double>& out) const;
+
+  /// TD-CONE of the pair on its own (|V_y| = `output_types`, its own output types).
+  double pair_tdcone(const PairSplit& split, std::size_t output_types);
 
  private:
   AlignMode mode_;
   const EmbeddingTable* embeddings_;
-  std::vector<text::WordId> x_only_, y_only_;
-  std::vector<double> weights_;
+  std::vector<double> shares_;
 };
 
 }  // namespace tdcone::align

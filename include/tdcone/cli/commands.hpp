@@ -43,10 +43,11 @@ struct OutputOptions {
   h5::Compression compression_kind() const;
 };
 
-/// How pairs are aligned (SPEC §3).
-struct AlignOptions {
+/// How pairs are aligned (SPEC §3) and how much memory a rank may use (SPEC §9).
+struct EngineOptions {
   std::string align = "uniform";
   std::string embeddings;
+  std::string memory;  // per rank, e.g. "2G"; empty: from the machine and the ranks on it
 
   void add_to(OptionSet& options);
 };
@@ -61,7 +62,7 @@ struct ReferenceOptions {
 
 struct ScoreOptions {
   CorpusOptions corpus;
-  AlignOptions align;
+  EngineOptions engine;
   ReferenceOptions reference;
   std::size_t shards = 0;
   std::string shard_by = "hash";
@@ -71,7 +72,7 @@ struct ScoreOptions {
 
 struct SweepOptions {
   CorpusOptions corpus;
-  AlignOptions align;
+  EngineOptions engine;
   ReferenceOptions reference;
   std::vector<double> thresholds;
   std::uint64_t sample = 0;
@@ -106,6 +107,7 @@ struct ExportOptions {
 };
 
 struct SynthOptionsCli {
+  std::string profile = "twitter";  // synth::Profile by name
   std::uint64_t pairs = 100000;
   std::uint64_t first_pair = 0;
   std::uint64_t seed = 1;

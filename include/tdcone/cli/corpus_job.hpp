@@ -1,6 +1,6 @@
 #pragma once
-// The stages `score` and `sweep` share: read the corpus (and reference),
-// align, reduce the partitioned matrix, score the corpus and its subsets.
+// What `score` and `sweep` share: read the corpus (and reference), run the
+// score engine on them, report and store its figures.
 #include <boost/mpi/communicator.hpp>
 
 #include <optional>
@@ -8,7 +8,7 @@
 
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/cli/run_report.hpp"
-#include "tdcone/entropy/subset_scores.hpp"
+#include "tdcone/pipeline/score_engine.hpp"
 
 namespace tdcone::cli {
 
@@ -23,6 +23,7 @@ struct CorpusJob {
   text::TokenizedShare share;
   LineCounts counts;
   std::optional<text::TokenizedShare> reference;
+  double read_seconds = 0;
 };
 
 /// Checks the output target, resolves and reads the corpus and the reference
@@ -30,19 +31,23 @@ struct CorpusJob {
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
                           const ReferenceOptions& reference, const OutputOptions& output);
 
-struct JobScores {
-  std::vector<double> pair_tdcone;           // per local pair
-  std::vector<std::uint64_t> pair_rank;      // per local pair
-  std::vector<entropy::SubsetScore> subsets;  // subset 0 = the corpus
-  std::uint64_t input_types = 0;             // |V_x| of the corpus
+/// The engine's result, with the run's figures for the summary and the file.
+struct JobScores : pipeline::EngineResult {
+  std::uint64_t memory_budget = 0;           // bytes per rank
+  std::vector<std::uint64_t> peak_rss;       // bytes, per rank (every rank has all)
 };
 
-/// Aligns, reduces and scores the corpus and the subsets of `groups`. Collective.
-JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const AlignOptions& align,
+/// Runs the score engine on the job (TD-CONE of the corpus, its pairs and the
+/// subsets of `groups`; TD-CONE_REL with a reference). Stops every rank with
+/// exit status 2 when the shares alone leave no room in --memory. Collective.
+JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineOptions& engine,
                            const ReferenceOptions& reference, const entropy::PairGroups& groups);
 
-/// `/corpus` (SPEC §8) from subset 0.
+/// `/corpus` (SPEC §8) from subset 0, and the run's phase times and memory on `/`.
 void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with_reference);
+
+/// Adds the time of writing the output to the phases. Collective.
+void add_write_phase(JobScores& scores, double seconds);
 
 /// The summary printed on rank 0.
 void print_summary(const boost::mpi::communicator& comm, const std::string& command, const std::string& output,

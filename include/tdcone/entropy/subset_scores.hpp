@@ -36,8 +36,9 @@ struct SubsetScore {
   double tdcone_rel = std::numeric_limits<double>::quiet_NaN();
 };
 
-/// Scores every subset of `groups` from `matrix` (its cells' group indices
-/// follow `groups`). With a `reference` matrix (one group, same vocabulary,
+/// Scores every subset of `groups` from `matrix` (finished; its cells' group
+/// indices follow `groups`). Sums are exact (ExactSum), so every value has the
+/// same bits for any rank count and round size. With a `reference` matrix (one group, same vocabulary,
 /// hence the same row owners) also KL_pq, KL_pu and TD-CONE_REL of the
 /// reference given each subset, with Q smoothed by `lambda`. The vocabulary's
 /// marks must carry the corpus groups' output words and the reference's
@@ -45,5 +46,8 @@ struct SubsetScore {
 std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,
                                        const mpi::PartitionedMatrix* reference, double lambda);
+
+/// The number of pairs of every group (group_of_pair over all ranks). Collective.
+std::vector<std::uint64_t> pairs_per_group(MPI_Comm comm, const PairGroups& groups);
 
 }  // namespace tdcone::entropy

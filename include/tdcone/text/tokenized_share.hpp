@@ -63,6 +63,8 @@ struct TokenizedShare {
   std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
 
   std::size_t size() const { return flags.size(); }
+  /// Bytes held by this share (for the memory budget).
+  std::uint64_t bytes() const;
   /// Index of the input file of local pair i.
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }

@@ -25,6 +25,8 @@ class Vocabulary {
   const std::string& word(WordId id) const { return words_[id]; }
   /// Number of ids, NULL included.
   std::size_t size() const { return words_.size(); }
+  /// Bytes held, roughly (for the memory budget).
+  std::uint64_t bytes() const;
 
  private:
   absl::flat_hash_map<std::string, WordId> ids_;

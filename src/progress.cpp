@@ -1,8 +1,8 @@
-#include "tdcone/cli/progress.hpp"
+#include "tdcone/progress.hpp"
 
 #include <cstdio>
 
-namespace tdcone::cli {
+namespace tdcone {
 
 using Clock = std::chrono::steady_clock;
 
@@ -12,8 +12,9 @@ double progress_interval = 2.0;  // seconds
 
 void set_progress_interval(double seconds) { progress_interval = seconds; }
 
-Progress::Progress(bool enabled, std::string phase, std::string unit)
-    : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)), last_print_(Clock::now()) {}
+Progress::Progress(bool enabled, std::string phase, std::string unit, std::string scope)
+    : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)), scope_(scope.empty() ? "" : " " + scope),
+      last_print_(Clock::now()) {}
 
 void Progress::update(std::uint64_t done, double fraction, const std::string& note) {
   if (!enabled_ || progress_interval <= 0) return;
@@ -23,16 +24,17 @@ void Progress::update(std::uint64_t done, double fraction, const std::string& no
   const double elapsed = elapsed_seconds();
   const double rate = elapsed > 0 ? done / elapsed : 0.0;
   const double eta = fraction > 0 ? elapsed * (1.0 - fraction) / fraction : 0.0;
-  std::fprintf(stderr, "[%s] %s %s (%.0f%%), %s %s/s, elapsed %.1fs, ETA %.1fs%s%s\n", phase_.c_str(),
-               human_count(done).c_str(), unit_.c_str(), 100.0 * fraction, human_count(rate).c_str(), unit_.c_str(),
-               elapsed, eta, note.empty() ? "" : ", ", note.c_str());
+  std::fprintf(stderr, "[%s] %s %s%s (%.0f%%), %s %s/s, elapsed %.1fs, ETA %.1fs%s%s\n", phase_.c_str(),
+               human_count(done).c_str(), unit_.c_str(), scope_.c_str(), 100.0 * fraction, human_count(rate).c_str(),
+               unit_.c_str(), elapsed, eta, note.empty() ? "" : ", ", note.c_str());
 }
 
 void Progress::finish(std::uint64_t done) {
   const double elapsed = elapsed_seconds();
   if (!enabled_ || elapsed < 1.0) return;  // short phases need no log line
-  std::fprintf(stderr, "[%s] done: %s %s in %.2fs (%s %s/s)\n", phase_.c_str(), human_count(done).c_str(),
-               unit_.c_str(), elapsed, human_count(elapsed > 0 ? done / elapsed : 0.0).c_str(), unit_.c_str());
+  std::fprintf(stderr, "[%s] done: %s %s%s in %.2fs (%s %s/s)\n", phase_.c_str(), human_count(done).c_str(),
+               unit_.c_str(), scope_.c_str(), elapsed, human_count(elapsed > 0 ? done / elapsed : 0.0).c_str(),
+               unit_.c_str());
 }
 
 std::string human_count(double value) {
@@ -46,4 +48,4 @@ std::string human_count(double value) {
   return text;
 }
 
-}  // namespace tdcone::cli
+}  // namespace tdcone

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-namespace tdcone::cli {
+namespace tdcone {
 
 /// Wall time since construction.
 class Stopwatch {
@@ -17,8 +17,9 @@ class Stopwatch {
 
 class Progress {
  public:
-  /// `enabled` is true on rank 0 only; `unit` names what is counted ("lines").
-  Progress(bool enabled, std::string phase, std::string unit);
+  /// `enabled` is true on rank 0 only; `unit` names what is counted ("lines"),
+  /// `scope` whose they are ("on rank 0", "on all ranks").
+  Progress(bool enabled, std::string phase, std::string unit, std::string scope = "");
 
   /// `done` items so far; `fraction` of this rank's work done (0..1), for the
   /// ETA; `note` is appended. Prints at most once per progress interval.
@@ -30,7 +31,7 @@ class Progress {
 
  private:
   bool enabled_;
-  std::string phase_, unit_;
+  std::string phase_, unit_, scope_;
   Stopwatch clock_;
   std::chrono::steady_clock::time_point last_print_;
 };
@@ -42,4 +43,4 @@ void set_progress_interval(double seconds);
 /// "1.23M", "45.6k", "789".
 std::string human_count(double value);
 
-}  // namespace tdcone::cli
+}  // namespace tdcone

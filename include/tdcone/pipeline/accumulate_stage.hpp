@@ -1,0 +1,42 @@
+#pragma once
+// Score engine, stage "align": aligns the pairs of a rank's share in rounds
+// and sends each pair's rows to the ranks that own them, which add the
+// cells to their part of M. A message carries a pair's y\x once and its row
+// words, not every cell: a Twitter-shaped pair has ~166 cells but ~20 rows.
+#include <boost/mpi/communicator.hpp>
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "tdcone/align/pair_alignment.hpp"
+#include "tdcone/mpi/partitioned_matrix.hpp"
+#include "tdcone/progress.hpp"
+#include "tdcone/text/tokenized_share.hpp"
+
+namespace tdcone::pipeline {
+
+/// Where each local word goes: its global id and the rank owning its row.
+struct WordRoutes {
+  std::span<const std::uint32_t> global_id;  // GlobalVocabulary::global_id
+  std::vector<std::uint32_t> owner;
+};
+
+struct AccumulateLimits {
+  std::uint64_t round_bytes = 64 << 20;  // one round's send buffers (about the same is received)
+  std::uint64_t memory_bytes = 0;        // --memory: what may be held at once (0: no check)
+  std::uint64_t held_bytes = 0;          // already held outside the matrix (the tokenized shares)
+};
+
+/// Adds every scored pair of `share` to `matrix`, pair i in group
+/// group_of_pair[i] (all in group 0 when it is empty). With `pair_tdcone`,
+/// also each pair's own TD-CONE (NaN for bad lines). Throws a CollectiveError
+/// on every rank when any rank fails, e.g. when its part of the matrix
+/// outgrows the budget (exit status 2, with the memory or ranks it needs).
+/// Collective.
+void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
+                std::span<const std::uint32_t> group_of_pair, align::PairAligner& aligner, const WordRoutes& routes,
+                mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, Progress& progress,
+                std::vector<double>* pair_tdcone);
+
+}  // namespace tdcone::pipeline

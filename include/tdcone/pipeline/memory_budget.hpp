@@ -1,0 +1,23 @@
+#pragma once
+// The per-rank memory budget (--memory) and what a rank actually used.
+#include <mpi.h>
+
+#include <cstdint>
+#include <string>
+
+namespace tdcone::pipeline {
+
+/// "1500M", "2G", "512k", "1.5g" or plain bytes. Throws UsageError naming --memory.
+std::uint64_t parse_memory_size(const std::string& text);
+
+/// "1.50 GiB", "640 MiB".
+std::string format_bytes(double bytes);
+
+/// 80% of this node's memory (or of its cgroup limit, as under SLURM),
+/// divided by the ranks on this node. Collective.
+std::uint64_t default_memory_budget(MPI_Comm comm);
+
+/// Peak resident memory of this process so far (VmHWM), in bytes.
+std::uint64_t peak_rss_bytes();
+
+}  // namespace tdcone::pipeline

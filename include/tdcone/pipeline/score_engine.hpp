@@ -1,0 +1,50 @@
+#pragma once
+// The score engine (SPEC §3-5, §9): from tokenized shares to corpus, pair,
+// subset and reference scores, as a pipeline of stages, one per file:
+//   vocabulary_stage  global word ids, row owners, output-word marks
+//   accumulate_stage  align pairs in rounds, route rows to owners, add cells
+//   (PartitionedMatrix::finish) sort each owner's cells into rows
+//   subset_scores     TD-CONE / TD-CONE_REL of the corpus and every subset
+//   global_rank       rank of every pair by its own TD-CONE
+// `score`, `sweep` and later commands call it; cli/ parses options and prints.
+#include <boost/mpi/communicator.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tdcone/align/pair_alignment.hpp"
+#include "tdcone/entropy/subset_scores.hpp"
+#include "tdcone/text/tokenized_share.hpp"
+
+namespace tdcone::pipeline {
+
+struct EngineConfig {
+  align::AlignMode align = align::AlignMode::uniform;  // SPEC §3 rule 2 (--align)
+  std::string embeddings;         // static word vectors for --align static; empty: uniform over y\x
+  double rel_lambda = 0.1;        // SPEC §4 smoothing of Q (--rel-lambda)
+  std::uint64_t memory_bytes = 0; // per rank (--memory): round buffers and the rank's part of M must fit
+  std::uint64_t held_bytes = 0;   // memory the caller already holds (the tokenized shares), counted against it
+};
+
+struct PhaseTime {
+  std::string name;
+  double seconds = 0;
+};
+
+struct EngineResult {
+  std::vector<double> pair_tdcone;            // per local pair; NaN for bad lines
+  std::vector<std::uint64_t> pair_rank;       // per local pair
+  std::vector<entropy::SubsetScore> subsets;  // subset 0 = the corpus
+  std::uint64_t input_types = 0;              // |V_x| of the corpus
+  std::vector<PhaseTime> phases;              // wall time of each stage
+};
+
+/// Scores `corpus` and the subsets of `groups` (and, with `reference`,
+/// TD-CONE_REL of it given each). Both shares intern into `vocabulary`.
+/// An error on any rank throws the same CollectiveError on every rank. Collective.
+EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::TokenizedShare& corpus,
+                              const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
+                              const entropy::PairGroups& groups, const EngineConfig& config);
+
+}  // namespace tdcone::pipeline

@@ -1,0 +1,25 @@
+#pragma once
+// Score engine, stage "vocabulary": global word ids, the owner of every
+// row, and the marks that count |V_y| of every subset without cell traffic.
+#include <boost/mpi/communicator.hpp>
+
+#include "tdcone/entropy/subset_scores.hpp"
+#include "tdcone/mpi/global_vocabulary.hpp"
+#include "tdcone/pipeline/accumulate_stage.hpp"
+#include "tdcone/text/tokenized_share.hpp"
+
+namespace tdcone::pipeline {
+
+struct RoutedVocabulary {
+  mpi::GlobalVocabulary global;
+  WordRoutes routes;
+};
+
+/// Marks the words of the scored pairs of `corpus` (input, output, and the
+/// output words of each group) and of `reference`, then numbers them
+/// globally. Collective.
+RoutedVocabulary route_vocabulary(const boost::mpi::communicator& comm, const text::TokenizedShare& corpus,
+                                  const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
+                                  const entropy::PairGroups& groups);
+
+}  // namespace tdcone::pipeline

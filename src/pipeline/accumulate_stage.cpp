@@ -1,0 +1,207 @@
+#include "tdcone/pipeline/accumulate_stage.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "tdcone/entropy/subset_scores.hpp"
+#include "tdcone/error.hpp"
+#include "tdcone/mpi/exchange.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
+
+namespace tdcone::pipeline {
+
+namespace {
+
+using text::WordId;
+
+// Message of one pair to one owner, in 32-bit words:
+//   group, |y\x|, n_same, n_rows, flags, y\x ids, same ids, x\y row ids,
+//   and with flag `kWeighted` n_rows × |y\x| fixed-point weights (2 words each).
+constexpr std::uint32_t kNullRow = 1, kWeighted = 2;
+constexpr std::size_t kHeaderWords = 5;
+
+// Builds one round's messages, pair by pair.
+class RoundWriter {
+ public:
+  RoundWriter(const text::TokenizedShare& share, std::span<const std::uint32_t> group_of_pair,
+              align::PairAligner& aligner, const WordRoutes& routes, const mpi::WeightScale& scale, int n_ranks,
+              std::vector<double>* pair_tdcone)
+      : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale),
+        pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks) {}
+
+  /// Encodes pairs from `next` until the messages reach `words` words or the share ends.
+  void fill(std::size_t& next, std::uint64_t words) {
+    for (auto& box : outbox_) box.clear();
+    std::uint64_t written = 0;
+    for (; next < share_.size() && written < words; ++next) written += add_pair(next);
+  }
+  const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
+  std::uint64_t buffer_bytes() const {
+    std::uint64_t bytes = 0;
+    for (const auto& box : outbox_) bytes += box.capacity() * 4;
+    return bytes;
+  }
+
+ private:
+  std::uint64_t add_pair(std::size_t i) {
+    if (share_.flags[i] & text::bad_line) return 0;
+    const auto y = share_.tgt_types(i);
+    align::PairAligner::split(share_.src_types(i), y, split_);
+    if (pair_tdcone_) (*pair_tdcone_)[i] = aligner_.pair_tdcone(split_, y.size());
+    const std::uint32_t group = groups_.empty() ? 0 : groups_[i];
+    if (group == entropy::kNoGroup) return 0;
+
+    const bool weighted = !aligner_.spreads_uniformly();
+    y_only_.clear();
+    for (WordId t : split_.y_only) y_only_.push_back(routes_.global_id[t]);
+    touched_.clear();
+    auto touch = [&](std::uint32_t owner) {
+      if (same_[owner].empty() && rows_[owner].empty()) touched_.push_back(owner);
+    };
+    for (WordId w : split_.same) {
+      const std::uint32_t owner = routes_.owner[w];
+      touch(owner);
+      same_[owner].push_back(routes_.global_id[w]);
+    }
+    for (WordId w : split_.x_only) {
+      const std::uint32_t owner = routes_.owner[w];
+      touch(owner);
+      rows_[owner].push_back(routes_.global_id[w]);
+      if (weighted && !split_.y_only.empty()) {
+        aligner_.shares(w, split_.y_only, shares_);
+        for (double s : shares_) {
+          const std::uint64_t fixed = scale_.fixed(s);
+          weights_[owner].push_back(static_cast<std::uint32_t>(fixed));
+          weights_[owner].push_back(static_cast<std::uint32_t>(fixed >> 32));
+        }
+      }
+    }
+    const bool null_row = split_.null_row();
+    if (null_row && std::find(touched_.begin(), touched_.end(), 0u) == touched_.end()) touched_.push_back(0);
+
+    std::uint64_t written = 0;
+    for (std::uint32_t owner : touched_) {
+      auto& box = outbox_[owner];
+      const std::uint32_t flags = (null_row && owner == 0 ? kNullRow : 0) | (weighted ? kWeighted : 0);
+      box.insert(box.end(), {group, static_cast<std::uint32_t>(y_only_.size()), static_cast<std::uint32_t>(same_[owner].size()),
+                             static_cast<std::uint32_t>(rows_[owner].size()), flags});
+      box.insert(box.end(), y_only_.begin(), y_only_.end());
+      box.insert(box.end(), same_[owner].begin(), same_[owner].end());
+      box.insert(box.end(), rows_[owner].begin(), rows_[owner].end());
+      box.insert(box.end(), weights_[owner].begin(), weights_[owner].end());
+      written += kHeaderWords + y_only_.size() + same_[owner].size() + rows_[owner].size() + weights_[owner].size();
+      same_[owner].clear();
+      rows_[owner].clear();
+      weights_[owner].clear();
+    }
+    return written;
+  }
+
+  const text::TokenizedShare& share_;
+  std::span<const std::uint32_t> groups_;
+  align::PairAligner& aligner_;
+  const WordRoutes& routes_;
+  const mpi::WeightScale& scale_;
+  std::vector<double>* pair_tdcone_;
+  std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_, weights_;
+  std::vector<std::uint32_t> touched_, y_only_;
+  align::PairSplit split_;
+  std::vector<double> shares_;
+};
+
+// Turns received messages into row jobs and adds them to the matrix, at most
+// `max_jobs` jobs at a time.
+void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMatrix& matrix, std::size_t max_jobs,
+                  std::vector<mpi::RowJob>& jobs) {
+  const std::uint32_t* words = inbox.records.data();
+  const std::size_t end = inbox.records.size();
+  jobs.clear();
+  for (std::size_t at = 0; at < end;) {
+    const std::uint32_t group = words[at], n_yo = words[at + 1], n_same = words[at + 2], n_rows = words[at + 3],
+                        flags = words[at + 4];
+    const std::uint32_t* yo = words + at + kHeaderWords;
+    const std::uint32_t* same = yo + n_yo;
+    const std::uint32_t* rows = same + n_same;
+    const std::uint32_t* weights = rows + n_rows;
+    const bool weighted = flags & kWeighted;
+    for (std::uint32_t k = 0; k < n_same; ++k) jobs.push_back({same[k], group, mpi::RowJob::same, 0, nullptr, nullptr});
+    for (std::uint32_t k = 0; k < n_rows; ++k)
+      jobs.push_back({rows[k], group, weighted ? mpi::RowJob::weighted : mpi::RowJob::spread, n_yo, yo,
+                      weighted ? weights + std::size_t{2} * k * n_yo : nullptr});
+    if (flags & kNullRow) jobs.push_back({text::kNullWord, group, mpi::RowJob::from_null, n_yo, yo, nullptr});
+    at += kHeaderWords + n_yo + n_same + n_rows + (weighted && n_yo > 0 ? std::size_t{2} * n_rows * n_yo : 0);
+    if (jobs.size() >= max_jobs) {
+      matrix.add(jobs);
+      jobs.clear();
+    }
+  }
+  matrix.add(jobs);
+  jobs.clear();
+}
+
+std::string budget_advice(const boost::mpi::communicator& comm, double needed, const AccumulateLimits& limits) {
+  // Tables grow by doubling: ask for a third more than the estimate.
+  const double ask = needed * 4 / 3;
+  const double ranks = std::ceil(comm.size() * ask / static_cast<double>(limits.memory_bytes));
+  return cat("needs at least ", static_cast<std::uint64_t>(ranks), " ranks or --memory ",
+             static_cast<std::uint64_t>(std::ceil(ask / (1 << 20))), "M");
+}
+
+}  // namespace
+
+void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
+                std::span<const std::uint32_t> group_of_pair, align::PairAligner& aligner, const WordRoutes& routes,
+                mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, Progress& progress,
+                std::vector<double>* pair_tdcone) {
+  if (pair_tdcone) pair_tdcone->assign(share.size(), std::numeric_limits<double>::quiet_NaN());
+  RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.size(), pair_tdcone);
+  const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
+  const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / sizeof(mpi::RowJob), 1024);
+  std::vector<mpi::RowJob> jobs;
+  std::size_t next = 0;
+  const auto all_pairs = static_cast<double>(share.total_lines);
+  int status = 0;
+  std::string message;
+  for (;;) {
+    try {
+      writer.fill(next, round_words);
+    } catch (const std::exception& e) {
+      status = 1, message = e.what();
+    }
+    // One agreement a round: failures, pairs left, words to send, pairs done.
+    std::uint64_t words = 0;
+    for (const auto& box : writer.outbox()) words += box.size();
+    const std::vector<std::uint64_t> round = mpi::sum_all(
+        comm, std::vector<std::uint64_t>{status != 0 ? 1u : 0u, share.size() - next, words, next});
+    if (round[0] > 0) {
+      const auto failure = mpi::first_failure(comm, status, message);
+      throw mpi::CollectiveError(cat("rank ", failure->rank, ": ", failure->message), failure->status);
+    }
+    progress.update(round[3], all_pairs > 0 ? round[3] / all_pairs : 1.0);
+    if (round[1] == 0 && round[2] == 0) break;
+
+    const auto inbox = mpi::all_to_all(comm, writer.outbox());
+    try {
+      add_messages(inbox, matrix, max_jobs, jobs);
+      const double held = static_cast<double>(limits.held_bytes + matrix.bytes() + writer.buffer_bytes() +
+                                              inbox.records.capacity() * 4 + jobs.capacity() * sizeof(mpi::RowJob));
+      if (limits.memory_bytes > 0 && held > static_cast<double>(limits.memory_bytes)) {
+        const double done = all_pairs > 0 ? std::max(round[3] / all_pairs, 1e-3) : 1.0;
+        const double needed = static_cast<double>(limits.held_bytes) + (held - static_cast<double>(limits.held_bytes)) / done;
+        throw UsageError(cat("the alignment matrix does not fit --memory ", format_bytes(limits.memory_bytes),
+                             ": after ", static_cast<int>(100 * done), "% of the pairs this rank holds ",
+                             format_bytes(held), " and would need about ", format_bytes(needed), "; ",
+                             budget_advice(comm, needed, limits)));
+      }
+    } catch (const UsageError& e) {
+      status = 2, message = e.what();
+    } catch (const std::exception& e) {
+      status = 1, message = e.what();
+    }
+  }
+  progress.finish(static_cast<std::uint64_t>(all_pairs));
+}
+
+}  // namespace tdcone::pipeline

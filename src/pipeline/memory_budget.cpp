@@ -1,0 +1,82 @@
+#include "tdcone/pipeline/memory_budget.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include "tdcone/error.hpp"
+
+namespace tdcone::pipeline {
+
+std::uint64_t parse_memory_size(const std::string& text) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+  }
+  const std::string unit = used < text.size() ? text.substr(used) : "";
+  double scale = 0;
+  if (unit.empty() || unit == "b" || unit == "B") scale = 1;
+  else if (unit == "k" || unit == "K") scale = 1024.0;
+  else if (unit == "m" || unit == "M") scale = 1024.0 * 1024;
+  else if (unit == "g" || unit == "G") scale = 1024.0 * 1024 * 1024;
+  else if (unit == "t" || unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
+  if (!(value > 0) || scale == 0 || value * scale > 1e18)
+    throw UsageError(cat("--memory: '", text, "' is not a size per rank such as 1500M or 2G"));
+  return static_cast<std::uint64_t>(value * scale);
+}
+
+std::string format_bytes(double bytes) {
+  char text[32];
+  constexpr double mib = 1024.0 * 1024.0, gib = 1024.0 * mib;
+  if (bytes >= gib)
+    std::snprintf(text, sizeof text, "%.2f GiB", bytes / gib);
+  else
+    std::snprintf(text, sizeof text, "%.0f MiB", bytes / mib);
+  return text;
+}
+
+namespace {
+
+// The memory limit of this process's cgroup (v2 or v1), or 0 when there is none.
+std::uint64_t cgroup_limit() {
+  for (const char* path : {"/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory/memory.limit_in_bytes"}) {
+    std::ifstream in(path);
+    std::string value;
+    if (in >> value && !value.empty() && std::isdigit(static_cast<unsigned char>(value[0]))) {
+      const std::uint64_t limit = std::stoull(value);
+      if (limit < (std::uint64_t{1} << 60)) return limit;
+    }
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::uint64_t default_memory_budget(MPI_Comm comm) {
+  MPI_Comm node;
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int ranks_on_node = 1;
+  MPI_Comm_size(node, &ranks_on_node);
+  MPI_Comm_free(&node);
+  std::uint64_t memory = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
+  if (const std::uint64_t limit = cgroup_limit(); limit > 0) memory = std::min(memory, limit);
+  std::uint64_t budget = memory / 10 * 8 / static_cast<std::uint64_t>(ranks_on_node);
+  // Every rank uses the same budget: the smallest.
+  MPI_Allreduce(MPI_IN_PLACE, &budget, 1, MPI_UINT64_T, MPI_MIN, comm);
+  return budget;
+}
+
+std::uint64_t peak_rss_bytes() {
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);)
+    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;  // kB
+  return 0;
+}
+
+}  // namespace tdcone::pipeline

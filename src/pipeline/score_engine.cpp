@@ -1,0 +1,94 @@
+#include "tdcone/pipeline/score_engine.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <optional>
+
+#include "tdcone/align/embeddings.hpp"
+#include "tdcone/error.hpp"
+#include "tdcone/mpi/global_rank.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/pipeline/accumulate_stage.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
+#include "tdcone/pipeline/vocabulary_stage.hpp"
+#include "tdcone/progress.hpp"
+
+namespace tdcone::pipeline {
+
+namespace {
+
+// Round buffers: a small part of the budget, so the matrix keeps the rest.
+std::uint64_t round_bytes(std::uint64_t memory_bytes) {
+  return std::clamp<std::uint64_t>(memory_bytes / 32, std::uint64_t{1} << 20, std::uint64_t{128} << 20);
+}
+
+class PhaseClock {
+ public:
+  explicit PhaseClock(std::vector<PhaseTime>& phases) : phases_(phases) {}
+  void lap(const std::string& name) {
+    const double now = clock_.seconds();
+    phases_.push_back({name, now - last_});
+    last_ = now;
+  }
+
+ private:
+  std::vector<PhaseTime>& phases_;
+  Stopwatch clock_;
+  double last_ = 0;
+};
+
+}  // namespace
+
+EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::TokenizedShare& corpus,
+                              const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
+                              const entropy::PairGroups& groups, const EngineConfig& config) {
+  EngineResult result;
+  PhaseClock clock(result.phases);
+  const bool progress_here = comm.rank() == 0;
+
+  align::EmbeddingTable embeddings;
+  if (!config.embeddings.empty())
+    mpi::collective_step(comm, [&] { embeddings = align::EmbeddingTable::load(config.embeddings, vocabulary); });
+  const bool by_embedding = config.align == align::AlignMode::embedding;
+  if (by_embedding && config.embeddings.empty() && comm.rank() == 0)
+    std::fprintf(stderr, "tdcone: --align static without --embeddings: uniform over y\\x (SPEC §3)\n");
+  align::PairAligner aligner(config.align, by_embedding && !config.embeddings.empty() ? &embeddings : nullptr);
+
+  RoutedVocabulary words;
+  mpi::collective_step(comm, [&] { words = route_vocabulary(comm, corpus, reference, vocabulary, groups); });
+  std::optional<mpi::MatrixLayout> layout;
+  mpi::collective_step(comm, [&] { layout = mpi::MatrixLayout::make(words.global, comm.rank(), groups.group_count()); });
+  clock.lap("vocabulary");
+
+  AccumulateLimits limits;
+  limits.memory_bytes = config.memory_bytes;
+  limits.round_bytes = round_bytes(config.memory_bytes);
+  limits.held_bytes = config.held_bytes;
+  mpi::PartitionedMatrix q(*layout, mpi::WeightScale(corpus.total_lines));
+  {
+    Progress progress(progress_here, "align", "pairs", "on all ranks");
+    accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, q, limits, progress, &result.pair_tdcone);
+  }
+  std::optional<mpi::PartitionedMatrix> p;
+  if (reference) {
+    p.emplace(layout->with_groups(1), mpi::WeightScale(reference->total_lines));
+    limits.held_bytes += q.bytes();
+    Progress progress(progress_here, "align reference", "pairs", "on all ranks");
+    accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress, nullptr);
+  }
+  clock.lap("align");
+
+  q.finish();
+  if (p) p->finish();
+  clock.lap("sort");
+
+  result.subsets = entropy::score_subsets(comm, q, groups, words.global, p ? &*p : nullptr, config.rel_lambda);
+  result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
+  clock.lap("score");
+
+  result.pair_rank = mpi::global_ranks(comm, result.pair_tdcone, corpus.first_pair_id);
+  clock.lap("rank");
+  return result;
+}
+
+}  // namespace tdcone::pipeline
