@@ -126,6 +126,19 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   };
 
   mpi::PartitionedMatrix::RowCursor q_rows(matrix);
+  if (!reference && groups.group_count() == 1 && n_subsets == 1) {
+    // The plain corpus (`score` without subsets): one weight per cell, one pass a row.
+    while (q_rows.next()) {
+      const auto row = q_rows.cells();
+      std::uint64_t r = 0;
+      for (const MatrixCell& c : row) r += c.weight;
+      const double r_real = static_cast<double>(r);
+      for (const MatrixCell& c : row)
+        weighted_log[0].add(q_scale.real(c.weight) * std::log(r_real / static_cast<double>(c.weight)));
+      total[0].add(q_scale.real(r));
+      nnz[0] += row.size();
+    }
+  }
   std::optional<mpi::PartitionedMatrix::RowCursor> p_rows;
   bool p_valid = false;
   if (reference) p_rows.emplace(*reference), p_valid = p_rows->next();

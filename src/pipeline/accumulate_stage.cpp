@@ -16,11 +16,7 @@ namespace {
 
 using text::WordId;
 
-// Message of one pair to one owner, in 32-bit words:
-//   group, |y\x|, n_same, n_rows, flags, y\x ids, same ids, x\y row ids,
-//   and with flag `kWeighted` n_rows × |y\x| fixed-point weights (2 words each).
-constexpr std::uint32_t kNullRow = 1, kWeighted = 2;
-constexpr std::size_t kHeaderWords = 5;
+using mpi::pair_rows::kHeaderWords;
 
 // Builds one round's messages, pair by pair.
 class RoundWriter {
@@ -84,7 +80,7 @@ class RoundWriter {
     std::uint64_t written = 0;
     for (std::uint32_t owner : touched_) {
       auto& box = outbox_[owner];
-      const std::uint32_t flags = (null_row && owner == 0 ? kNullRow : 0) | (weighted ? kWeighted : 0);
+      const std::uint32_t flags = (null_row && owner == 0 ? mpi::pair_rows::null_row : 0) | (weighted ? mpi::pair_rows::weighted : 0);
       box.insert(box.end(), {group, static_cast<std::uint32_t>(y_only_.size()), static_cast<std::uint32_t>(same_[owner].size()),
                              static_cast<std::uint32_t>(rows_[owner].size()), flags});
       box.insert(box.end(), y_only_.begin(), y_only_.end());
@@ -111,33 +107,27 @@ class RoundWriter {
   std::vector<double> shares_;
 };
 
-// Turns received messages into row jobs and adds them to the matrix, at most
-// `max_jobs` jobs at a time.
+// Adds the rows of the received messages to the matrix, at most `max_jobs` at a time.
 void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMatrix& matrix, std::size_t max_jobs,
                   std::vector<mpi::RowJob>& jobs) {
   const std::uint32_t* words = inbox.records.data();
   const std::size_t end = inbox.records.size();
+  if (end >= (std::uint64_t{1} << 32)) throw IoError("a round received more than 2^32 words: use more --memory rounds");
   jobs.clear();
   for (std::size_t at = 0; at < end;) {
-    const std::uint32_t group = words[at], n_yo = words[at + 1], n_same = words[at + 2], n_rows = words[at + 3],
-                        flags = words[at + 4];
-    const std::uint32_t* yo = words + at + kHeaderWords;
-    const std::uint32_t* same = yo + n_yo;
-    const std::uint32_t* rows = same + n_same;
-    const std::uint32_t* weights = rows + n_rows;
-    const bool weighted = flags & kWeighted;
-    for (std::uint32_t k = 0; k < n_same; ++k) jobs.push_back({same[k], group, mpi::RowJob::same, 0, nullptr, nullptr});
-    for (std::uint32_t k = 0; k < n_rows; ++k)
-      jobs.push_back({rows[k], group, weighted ? mpi::RowJob::weighted : mpi::RowJob::spread, n_yo, yo,
-                      weighted ? weights + std::size_t{2} * k * n_yo : nullptr});
-    if (flags & kNullRow) jobs.push_back({text::kNullWord, group, mpi::RowJob::from_null, n_yo, yo, nullptr});
-    at += kHeaderWords + n_yo + n_same + n_rows + (weighted && n_yo > 0 ? std::size_t{2} * n_rows * n_yo : 0);
+    const std::uint32_t n_yo = words[at + 1], n_same = words[at + 2], n_rows = words[at + 3], flags = words[at + 4];
+    const std::uint32_t* rows = words + at + kHeaderWords + n_yo;  // same, then x\y
+    const auto message = static_cast<std::uint32_t>(at);
+    for (std::uint32_t k = 0; k < n_same + n_rows; ++k) jobs.push_back({rows[k], message, k});
+    if (flags & mpi::pair_rows::null_row) jobs.push_back({text::kNullWord, message, n_same + n_rows});
+    const bool weighted = flags & mpi::pair_rows::weighted;
+    at += kHeaderWords + n_yo + n_same + n_rows + (weighted ? std::size_t{2} * n_rows * n_yo : 0);
     if (jobs.size() >= max_jobs) {
-      matrix.add(jobs);
+      matrix.add(inbox.records, jobs);
       jobs.clear();
     }
   }
-  matrix.add(jobs);
+  matrix.add(inbox.records, jobs);
   jobs.clear();
 }
 

@@ -15,11 +15,14 @@
 
 namespace tdcone::pipeline {
 
+#ifndef ROUND_MB
+#define ROUND_MB 32
+#endif
 namespace {
 
 // Round buffers: a small part of the budget, so the matrix keeps the rest.
 std::uint64_t round_bytes(std::uint64_t memory_bytes) {
-  return std::clamp<std::uint64_t>(memory_bytes / 32, std::uint64_t{1} << 20, std::uint64_t{128} << 20);
+  return std::clamp<std::uint64_t>(memory_bytes / 32, std::uint64_t{1} << 20, std::uint64_t{ROUND_MB} << 20);
 }
 
 class PhaseClock {

@@ -4,10 +4,10 @@
 // groups (shards, score bands, samples); cells keep their group so that the
 // matrix of any union of groups can be formed at the owner.
 //
-// Storage follows the data: rows are spread over buckets small enough to sit
-// in cache while a round's cells are added to them (one open-addressing table
-// per bucket, 12 bytes a slot), and each table becomes a sorted array of
-// 12-byte cells (32-bit key, 64-bit weight) once all rounds are in.
+// Storage follows the data: rows are spread over buckets, each a sorted array
+// of 12-byte cells (32-bit key, 64-bit weight). A round's new cells of a
+// bucket are made, radix-sorted and combined within cache, then merged into
+// it: no hash table, no slack, about 12 bytes a non-zero.
 #include <cmath>
 #include <cstdint>
 #include <span>
@@ -26,11 +26,12 @@ class WeightScale {
 
   /// A positive weight never rounds to zero.
   std::uint64_t fixed(double weight) const;
-  double real(std::uint64_t fixed) const { return std::ldexp(static_cast<double>(fixed), -fraction_bits_); }
+  double real(std::uint64_t fixed) const { return static_cast<double>(fixed) * unit_; }  // exact scaling
   int fraction_bits() const { return fraction_bits_; }
 
  private:
   int fraction_bits_;
+  double unit_;  // 2^-fraction_bits
 };
 
 /// Which rows this rank owns, how they map to buckets, and how a cell's
@@ -52,41 +53,48 @@ struct MatrixLayout {
 
 struct [[gnu::packed]] MatrixCell {
   std::uint32_t key;     // row in bucket, column, group (MatrixLayout)
-  std::uint64_t weight;  // fixed point (WeightScale); 0 marks a free table slot
+  std::uint64_t weight;  // fixed point (WeightScale)
 };
 
-/// The cells one input word of one pair adds to its row (SPEC §3).
+/// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
+/// words: the wire format of the score engine. A message carries y\x once,
+/// not every cell: a Twitter-shaped pair has ~166 cells but ~20 rows.
+///   group, |y\x|, n_same, n_rows, flags,
+///   y\x ids, the ids of the rows of rule 1 (same), of rule 2 (x\y),
+///   with flag `weighted`: n_rows × |y\x| fixed-point weights, low word first.
+namespace pair_rows {
+inline constexpr std::size_t kHeaderWords = 5;
+enum Flag : std::uint32_t {
+  null_row = 1,  // rule 3: the NULL row gets 1/|y\x| on each of y\x
+  weighted = 2,  // rule 2 by the given weights (static); else 1/(|y\x|+1) to y\x and NULL
+};
+}  // namespace pair_rows
+
+/// One row of a message: rows [0, n_same) of rule 1, then the n_rows of
+/// rule 2, then (index n_same + n_rows) the NULL row.
 struct RowJob {
-  enum Kind : std::uint32_t {
-    same,      // rule 1: the word aligns to itself, weight 1
-    spread,    // rule 2 (uniform): 1/(|yo|+1) to each of y\x and NULL
-    weighted,  // rule 2 (static): the given weights over y\x, or 1 to NULL when y\x is empty
-    from_null, // rule 3 (the NULL row): 1/|yo| to each of y\x
-  };
-  std::uint32_t row;    // global id
-  std::uint32_t group;
-  Kind kind;
-  std::uint32_t n_yo;
-  const std::uint32_t* yo;       // global ids of y\x
-  const std::uint32_t* weights;  // kind weighted: per yo word a fixed-point weight, low word first
+  std::uint32_t row;      // global id (NULL = 0)
+  std::uint32_t message;  // offset of the message header in the words
+  std::uint32_t index;
 };
 
 class PartitionedMatrix {
  public:
   PartitionedMatrix(MatrixLayout layout, WeightScale scale);
 
-  /// Adds the cells of `jobs` (rows owned by this rank), bucket by bucket.
-  void add(std::span<const RowJob> jobs);
-  /// Ends accumulation: every bucket becomes a sorted array of its cells.
+  /// Adds the cells of `jobs`, rows of the messages in `words` owned by this
+  /// rank, bucket by bucket.
+  void add(std::span<const std::uint32_t> words, std::span<const RowJob> jobs);
+  /// Ends accumulation (frees the round buffers).
   void finish();
 
   const MatrixLayout& layout() const { return layout_; }
   const WeightScale& scale() const { return scale_; }
-  /// Bytes held by the cells (tables or arrays).
+  /// Bytes held by the cells.
   std::uint64_t bytes() const { return bytes_; }
   std::uint64_t nnz() const;
 
-  /// Walks the rows after finish(), in an order shared by every matrix of
+  /// Walks the rows, in an order shared by every matrix of
   /// the same layout rows and buckets: `position()` grows along the walk.
   class RowCursor {
    public:
@@ -107,19 +115,17 @@ class PartitionedMatrix {
   };
 
  private:
-  struct Bucket {
-    std::vector<MatrixCell> slots;  // open addressing, then (after finish) the sorted cells
-    std::uint32_t used = 0;
-  };
-  void insert(Bucket& bucket, std::uint32_t key, std::uint64_t weight);
-  void grow(Bucket& bucket);
+  /// Merges sorted, combined `fresh` cells into the sorted `cells` of a bucket.
+  void merge_into(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& fresh);
 
   MatrixLayout layout_;
   WeightScale scale_;
-  std::vector<Bucket> buckets_;
+  std::vector<std::vector<MatrixCell>> buckets_;  // sorted by key
   std::uint64_t bytes_ = 0;
-  std::vector<std::uint32_t> job_order_;  // scratch: jobs sorted by bucket
-  std::vector<std::uint32_t> bucket_start_;
+  // Round scratch: the jobs of one add() by bucket; a bucket's new cells, sorted and merged.
+  std::vector<RowJob> sorted_jobs_;
+  std::vector<MatrixCell> fresh_, scratch_, merged_;
+  std::vector<std::uint32_t> bucket_start_, next_job_;
 };
 
 }  // namespace tdcone::mpi

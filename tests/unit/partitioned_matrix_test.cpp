@@ -1,0 +1,165 @@
+// The row-partitioned matrix and exact sums of the score engine (SPEC §9):
+// cells summed exactly whatever the rounds, keys that hold the vocabulary.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+
+#include "tdcone/entropy/exact_sum.hpp"
+#include "tdcone/error.hpp"
+#include "tdcone/mpi/partitioned_matrix.hpp"
+
+namespace tdcone {
+namespace {
+
+using mpi::MatrixLayout;
+using mpi::PartitionedMatrix;
+using mpi::RowJob;
+
+// One rank owning NULL and words 1..n.
+mpi::GlobalVocabulary words(std::uint32_t n) {
+  mpi::GlobalVocabulary v;
+  v.first_id = {1, n + 1};
+  return v;
+}
+
+// Messages of uniform rule-2 rows: row x spreads over `yo` (and NULL).
+struct Messages {
+  std::vector<std::uint32_t> words;
+  std::vector<RowJob> jobs;
+
+  void spread(std::uint32_t group, std::uint32_t row, const std::vector<std::uint32_t>& yo) {
+    const auto at = static_cast<std::uint32_t>(words.size());
+    words.insert(words.end(), {group, static_cast<std::uint32_t>(yo.size()), 0, 1, 0});
+    words.insert(words.end(), yo.begin(), yo.end());
+    words.push_back(row);
+    jobs.push_back({row, at, 0});
+  }
+};
+
+// (row, column, group) -> fixed-point weight, read back through the cursor.
+std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> cells_of(const PartitionedMatrix& m) {
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> cells;
+  PartitionedMatrix::RowCursor rows(m);
+  std::uint64_t last_position = 0;
+  bool first = true;
+  while (rows.next()) {
+    EXPECT_TRUE(first || rows.position() > last_position);
+    first = false;
+    last_position = rows.position();
+    const auto row = rows.cells();
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i > 0) EXPECT_LT(row[i - 1].key, row[i].key) << "cells sorted and combined";
+      const auto key = std::make_tuple(rows.row_id(), m.layout().column(row[i].key), m.layout().group(row[i].key));
+      EXPECT_EQ(cells.count(key), 0u) << "a row appears once";
+      cells[key] = row[i].weight;
+    }
+  }
+  return cells;
+}
+
+TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) {
+  // 3000 words: several buckets of 64 rows; random rows over random columns.
+  const auto vocabulary = words(3000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 3);
+  const mpi::WeightScale scale(20000);
+  std::mt19937 rng(7);
+  Messages all;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> expected;
+  for (int pair = 0; pair < 20000; ++pair) {
+    const std::uint32_t row = 1 + rng() % 400, group = rng() % 3;  // frequent rows repeat
+    std::vector<std::uint32_t> yo;
+    for (std::uint32_t k = rng() % 12; k > 0; --k) yo.push_back(1 + rng() % 3000);
+    std::sort(yo.begin(), yo.end());
+    yo.erase(std::unique(yo.begin(), yo.end()), yo.end());
+    all.spread(group, row, yo);
+    const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
+    for (auto t : yo) expected[{row, t, group}] += share;
+    expected[{row, 0, group}] += share;
+  }
+  PartitionedMatrix one_round(layout, scale);
+  one_round.add(all.words, all.jobs);
+  one_round.finish();
+  EXPECT_EQ(cells_of(one_round), expected);
+  EXPECT_EQ(one_round.nnz(), expected.size());
+  EXPECT_GE(one_round.bytes(), expected.size() * sizeof(mpi::MatrixCell));
+
+  PartitionedMatrix many_rounds(layout, scale);  // the same jobs in 37 slices
+  for (std::size_t from = 0; from < all.jobs.size(); from += 541)
+    many_rounds.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(541, all.jobs.size() - from)));
+  many_rounds.finish();
+  EXPECT_EQ(cells_of(many_rounds), expected);
+}
+
+TEST(PartitionedMatrixTest, LargeVocabularyKeysSortOverThreePasses) {
+  const auto vocabulary = words(3'000'000);  // 22 column bits + 6 row bits
+  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
+  EXPECT_EQ(layout.column_bits, 22u);
+  const mpi::WeightScale scale(10);
+  Messages m;
+  m.spread(0, 2'999'999, {5, 2'500'000, 2'999'998});
+  m.spread(0, 2'999'999, {5});
+  m.spread(0, 7, {2'999'999});
+  PartitionedMatrix matrix(layout, scale);
+  matrix.add(m.words, m.jobs);
+  matrix.finish();
+  const auto cells = cells_of(matrix);
+  EXPECT_EQ(cells.at({2'999'999, 5, 0}), scale.fixed(0.25) + scale.fixed(0.5));
+  EXPECT_EQ(cells.at({2'999'999, 2'500'000, 0}), scale.fixed(0.25));
+  EXPECT_EQ(cells.at({7, 2'999'999, 0}), scale.fixed(0.5));
+  EXPECT_EQ(cells.size(), 6u);  // row 2999999: 5, 2500000, 2999998, NULL; row 7: 2999999, NULL
+}
+
+TEST(PartitionedMatrixTest, KeyThatCannotHoldTheGroupsIsAClearError) {
+  try {
+    MatrixLayout::make(words(1'000'000), 0, 5000);  // 20 column bits + 13 group bits > 32
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("shards"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(MatrixLayout::make(words(1'000'000), 0, 4096));
+}
+
+TEST(PartitionedMatrixTest, WeightScaleKeepsOneUnitAndExactHalves) {
+  const mpi::WeightScale scale(2'800'000);  // 22 integer bits
+  EXPECT_EQ(scale.fraction_bits(), 41);
+  EXPECT_EQ(scale.real(scale.fixed(1.0)), 1.0);
+  EXPECT_EQ(scale.real(scale.fixed(0.5) * 3), 1.5);
+  EXPECT_EQ(scale.fixed(1e-30), 1u);  // a positive weight never vanishes
+  EXPECT_NEAR(scale.real(scale.fixed(1.0 / 3)), 1.0 / 3, 1e-12);
+}
+
+TEST(ExactSumTest, SameBitsInAnyOrder) {
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> term(-50.0, 1e6);
+  std::vector<double> terms(100000);
+  for (auto& t : terms) t = term(rng) * (rng() % 7 == 0 ? 1e-9 : 1.0);
+  entropy::ExactSum forward;
+  for (double t : terms) forward.add(t);
+  std::shuffle(terms.begin(), terms.end(), rng);
+  entropy::ExactSum shuffled, halves[2];
+  for (std::size_t i = 0; i < terms.size(); ++i) {
+    shuffled.add(terms[i]);
+    halves[i % 2].add(terms[i]);
+  }
+  halves[0] += halves[1];
+  EXPECT_EQ(forward.value(), shuffled.value());
+  EXPECT_EQ(forward.value(), halves[0].value());
+  long double exact = 0;
+  for (double t : terms) exact += t;
+  EXPECT_NEAR(forward.value(), static_cast<double>(exact), 1e-9 * std::abs(static_cast<double>(exact)));
+}
+
+TEST(ExactSumTest, NegativeAndTinyTerms) {
+  entropy::ExactSum s;
+  s.add(-2.5);
+  s.add(0.75);
+  s.add(std::ldexp(1.0, -60));
+  EXPECT_EQ(s.value(), -1.75 + std::ldexp(1.0, -60));
+}
+
+}  // namespace
+}  // namespace tdcone
