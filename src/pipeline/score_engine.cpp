@@ -15,14 +15,13 @@
 
 namespace tdcone::pipeline {
 
-#ifndef ROUND_MB
-#define ROUND_MB 32
-#endif
 namespace {
 
-// Round buffers: a small part of the budget, so the matrix keeps the rest.
+// Round buffers: a small part of the budget, so the matrix keeps the rest;
+// at most 32 MiB (about 250k pairs on a rank), since every round merges the
+// new cells of a bucket into it (and the buffers do not shrink with the rank count).
 std::uint64_t round_bytes(std::uint64_t memory_bytes) {
-  return std::clamp<std::uint64_t>(memory_bytes / 32, std::uint64_t{1} << 20, std::uint64_t{ROUND_MB} << 20);
+  return std::clamp<std::uint64_t>(memory_bytes / 32, std::uint64_t{1} << 20, std::uint64_t{32} << 20);
 }
 
 class PhaseClock {

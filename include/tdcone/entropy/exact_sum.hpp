@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace tdcone::entropy {
@@ -14,7 +15,14 @@ class ExactSum {
   /// 2^-64 resolution; terms up to 2^62 in magnitude, sums up to 2^63.
   static constexpr int kFractionBits = 64;
 
-  void add(double term) { value_ += static_cast<__int128>(std::ldexp(term, kFractionBits)); }
+  /// Adds term rounded down to a multiple of 2^-64 (|term| < 2^62).
+  void add(double term) {
+    // Integer part and fraction apart: both exact in double, and no slow
+    // double -> 128-bit conversion.
+    const double whole = std::floor(term);
+    const auto fraction = static_cast<std::uint64_t>((term - whole) * 0x1p64);
+    value_ += (static_cast<__int128>(static_cast<std::int64_t>(whole)) << kFractionBits) + fraction;
+  }
   ExactSum& operator+=(const ExactSum& other) {
     value_ += other.value_;
     return *this;

@@ -16,7 +16,9 @@ struct Received {
 };
 
 /// Sends outbox[r] to rank r (counted in records, so large exchanges do not
-/// overflow MPI's int byte counts). Collective.
+/// overflow MPI's int byte counts). Point to point from each outbox vector
+/// into one receive buffer: the records are not copied into a send buffer
+/// first. Collective.
 template <class T>
 Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox) {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -26,23 +28,22 @@ Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox)
   MPI_Type_contiguous(static_cast<int>(sizeof(T)), MPI_BYTE, &record);
   MPI_Type_commit(&record);
 
-  std::vector<int> send_counts(n_ranks), send_displs(n_ranks), recv_counts(n_ranks), recv_displs(n_ranks);
-  std::vector<T> send;
-  for (int r = 0; r < n_ranks; ++r) {
-    send_displs[r] = static_cast<int>(send.size());
-    send_counts[r] = static_cast<int>(outbox[r].size());
-    send.insert(send.end(), outbox[r].begin(), outbox[r].end());
-  }
+  std::vector<int> send_counts(n_ranks), recv_counts(n_ranks);
+  for (int r = 0; r < n_ranks; ++r) send_counts[r] = static_cast<int>(outbox[r].size());
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
   Received<T> in;
   in.offset.assign(n_ranks + 1, 0);
-  for (int r = 0; r < n_ranks; ++r) {
-    recv_displs[r] = static_cast<int>(in.offset[r]);
-    in.offset[r + 1] = in.offset[r] + recv_counts[r];
-  }
+  for (int r = 0; r < n_ranks; ++r) in.offset[r + 1] = in.offset[r] + recv_counts[r];
   in.records.resize(in.offset[n_ranks]);
-  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), record, in.records.data(),
-                recv_counts.data(), recv_displs.data(), record, comm);
+  std::vector<MPI_Request> requests;
+  requests.reserve(2 * n_ranks);
+  for (int r = 0; r < n_ranks; ++r)
+    if (recv_counts[r] > 0)
+      MPI_Irecv(in.records.data() + in.offset[r], recv_counts[r], record, r, 0, comm, &requests.emplace_back());
+  for (int r = 0; r < n_ranks; ++r)
+    if (send_counts[r] > 0)
+      MPI_Isend(outbox[r].data(), send_counts[r], record, r, 0, comm, &requests.emplace_back());
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   MPI_Type_free(&record);
   return in;
 }
