@@ -9,6 +9,7 @@
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "tdcone/progress.hpp"
 
 namespace tdcone::cli {
 
@@ -59,22 +60,30 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
   file.set_attribute("/", "n_flagged", counts.flagged);
 }
 
-void write_pairs(h5::OutputFile& file, const text::TokenizedShare& share, const io::FieldSpec& fields,
-                 const std::vector<double>& tdcone,
+void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,
+                 const io::FieldSpec& fields, const std::vector<double>& tdcone,
                  const std::vector<std::uint64_t>& rank) {
   const std::uint64_t offset = share.first_pair_id, total = share.total_lines;
+  // Decided from the field spec, not local data: every rank must create the same datasets.
+  const int columns = 6 + (fields.has_score() ? 1 : 0) + (fields.has_id() ? 1 : 0);
+  Progress progress(comm.rank() == 0, "write", "columns");
+  int written = 0;
+  auto column = [&](const std::string& name, auto rows) {
+    file.write_column("/pairs/" + name, rows, offset, total);
+    progress.update(++written, static_cast<double>(written) / columns, name);
+  };
   std::vector<std::uint64_t> pair_id(share.size());
   for (std::size_t i = 0; i < share.size(); ++i) pair_id[i] = offset + i;
   file.create_group("/pairs");
-  file.write_column("/pairs/pair_id", std::span<const std::uint64_t>(pair_id), offset, total);
-  file.write_column("/pairs/tdcone", std::span<const double>(tdcone), offset, total);
-  file.write_column("/pairs/rank", std::span<const std::uint64_t>(rank), offset, total);
-  file.write_column("/pairs/flags", std::span<const std::uint8_t>(share.flags), offset, total);
-  file.write_column("/pairs/src_len", std::span<const std::uint32_t>(share.src_len), offset, total);
-  file.write_column("/pairs/tgt_len", std::span<const std::uint32_t>(share.tgt_len), offset, total);
-  // Decided from the field spec, not local data: every rank must create the same datasets.
-  if (fields.has_score()) file.write_column("/pairs/score", std::span<const double>(share.scores), offset, total);
-  if (fields.has_id()) file.write_column("/pairs/id", share.ids, offset, total);
+  column("pair_id", std::span<const std::uint64_t>(pair_id));
+  column("tdcone", std::span<const double>(tdcone));
+  column("rank", std::span<const std::uint64_t>(rank));
+  column("flags", std::span<const std::uint8_t>(share.flags));
+  column("src_len", std::span<const std::uint32_t>(share.src_len));
+  column("tgt_len", std::span<const std::uint32_t>(share.tgt_len));
+  if (fields.has_score()) column("score", std::span<const double>(share.scores));
+  if (fields.has_id()) column("id", std::cref(share.ids));
+  progress.finish(written);
 }
 
 }  // namespace tdcone::cli

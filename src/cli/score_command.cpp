@@ -56,7 +56,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
     write_run_attributes(comm, file, "score", config_toml, job.files, job.counts);
     write_corpus_group(file, scores, with_reference);
-    write_pairs(file, job.share, options.corpus.read_options().fields, scores.pair_tdcone, scores.pair_rank);
+    write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores.pair_tdcone, scores.pair_rank);
     if (shards > 0) {
       file.write_column("/pairs/shard", std::span<const std::uint32_t>(shard_of_pair), job.share.first_pair_id,
                         job.share.total_lines);

@@ -70,7 +70,7 @@ std::vector<std::uint64_t> pairs_per_group(MPI_Comm comm, const PairGroups& grou
 
 std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,
-                                       const mpi::PartitionedMatrix* reference, double lambda) {
+                                       const mpi::PartitionedMatrix* reference, double lambda, Progress* progress) {
   const std::size_t n_subsets = groups.subset_count;
   std::vector<std::vector<std::uint32_t>> groups_of_subset(n_subsets);
   for (std::uint32_t g = 0; g < groups.group_count(); ++g)
@@ -126,6 +126,11 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   };
 
   mpi::PartitionedMatrix::RowCursor q_rows(matrix);
+  const double all_rows = static_cast<double>(matrix.layout().rows);
+  std::uint64_t rows_done = 0;
+  auto report = [&] {
+    if (progress && (++rows_done & 0xfff) == 0) progress->update(rows_done, rows_done / all_rows);
+  };
   if (!reference && groups.group_count() == 1 && n_subsets == 1) {
     // The plain corpus (`score` without subsets): one weight per cell, one pass a row.
     while (q_rows.next()) {
@@ -137,6 +142,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
         weighted_log[0].add(q_scale.real(c.weight) * std::log(r_real / static_cast<double>(c.weight)));
       total[0].add(q_scale.real(r));
       nnz[0] += row.size();
+      report();
     }
   }
   std::optional<mpi::PartitionedMatrix::RowCursor> p_rows;
@@ -178,9 +184,11 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
       p_valid = p_rows->next();
     }
     rows.clear_row();
+    report();
   }
   for (; p_valid; p_valid = p_rows->next()) add_relative_terms(p_rows->cells());
 
+  if (progress) progress->finish(rows_done);
   const std::vector<double> totals = sum_all(comm, total), logs = sum_all(comm, weighted_log);
   nnz = mpi::sum_all(comm, nnz);
   std::vector<double> pq(n_subsets, 0.0), pu(n_subsets, 0.0);

@@ -160,6 +160,12 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<cons
   }
 }
 
+std::uint64_t PartitionedMatrix::bytes() const {
+  return bytes_ + (fresh_.capacity() + scratch_.capacity() + merged_.capacity()) * sizeof(MatrixCell) +
+         sorted_jobs_.capacity() * sizeof(RowJob) + (bucket_start_.capacity() + next_job_.capacity()) * 4 +
+         buckets_.capacity() * sizeof(buckets_[0]);
+}
+
 std::uint64_t PartitionedMatrix::nnz() const {
   std::uint64_t n = 0;
   for (const auto& cells : buckets_) n += cells.size();

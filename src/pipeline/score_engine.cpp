@@ -84,7 +84,11 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   if (p) p->finish();
   clock.lap("sort");
 
-  result.subsets = entropy::score_subsets(comm, q, groups, words.global, p ? &*p : nullptr, config.rel_lambda);
+  {
+    Progress progress(progress_here, "score", "rows", "on rank 0");
+    result.subsets =
+        entropy::score_subsets(comm, q, groups, words.global, p ? &*p : nullptr, config.rel_lambda, &progress);
+  }
   result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
   clock.lap("score");
 

@@ -25,9 +25,10 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
                           const LineCounts& counts);
 
-/// The `/pairs` table (one row per input line of this rank's share). Collective.
-void write_pairs(h5::OutputFile& file, const text::TokenizedShare& share, const io::FieldSpec& fields,
-                 const std::vector<double>& tdcone,
+/// The `/pairs` table (one row per input line of this rank's share), with a
+/// progress line per column written on rank 0. Collective.
+void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,
+                 const io::FieldSpec& fields, const std::vector<double>& tdcone,
                  const std::vector<std::uint64_t>& rank);
 
 }  // namespace tdcone::cli

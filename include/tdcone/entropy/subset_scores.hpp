@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tdcone/mpi/partitioned_matrix.hpp"
+#include "tdcone/progress.hpp"
 
 namespace tdcone::entropy {
 
@@ -42,10 +43,11 @@ struct SubsetScore {
 /// hence the same row owners) also KL_pq, KL_pu and TD-CONE_REL of the
 /// reference given each subset, with Q smoothed by `lambda`. The vocabulary's
 /// marks must carry the corpus groups' output words and the reference's
-/// output words. Collective.
+/// output words. `progress` counts this rank's rows. Collective.
 std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,
-                                       const mpi::PartitionedMatrix* reference, double lambda);
+                                       const mpi::PartitionedMatrix* reference, double lambda,
+                                       Progress* progress = nullptr);
 
 /// The number of pairs of every group (group_of_pair over all ranks). Collective.
 std::vector<std::uint64_t> pairs_per_group(MPI_Comm comm, const PairGroups& groups);

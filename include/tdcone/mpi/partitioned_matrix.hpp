@@ -90,8 +90,8 @@ class PartitionedMatrix {
 
   const MatrixLayout& layout() const { return layout_; }
   const WeightScale& scale() const { return scale_; }
-  /// Bytes held by the cells.
-  std::uint64_t bytes() const { return bytes_; }
+  /// Bytes held by the cells and the round buffers.
+  std::uint64_t bytes() const;
   std::uint64_t nnz() const;
 
   /// Walks the rows, in an order shared by every matrix of
