@@ -53,7 +53,8 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob
   config.held_bytes = job.share.bytes() + (job.reference ? job.reference->bytes() : 0) + job.vocabulary.bytes();
   mpi::collective_step(comm, [&] {
     config.memory_bytes =
-        engine.memory.empty() ? pipeline::default_memory_budget(comm) : pipeline::parse_memory_size(engine.memory);
+        engine.memory.empty() ? pipeline::default_memory_budget(comm) : pipeline::parse_memory_size(engine.memory, "--memory");
+    if (!engine.round_size.empty()) config.round_bytes = pipeline::parse_memory_size(engine.round_size, "--round-size");
     // The shares stay in memory throughout: they alone must leave room for the matrix.
     if (config.held_bytes * 2 > config.memory_bytes) {
       const double needed = 2.5 * static_cast<double>(config.held_bytes);

@@ -12,7 +12,7 @@
 
 namespace tdcone::pipeline {
 
-std::uint64_t parse_memory_size(const std::string& text) {
+std::uint64_t parse_memory_size(const std::string& text, const std::string& option) {
   std::size_t used = 0;
   double value = -1;
   try {
@@ -27,7 +27,7 @@ std::uint64_t parse_memory_size(const std::string& text) {
   else if (unit == "g" || unit == "G") scale = 1024.0 * 1024 * 1024;
   else if (unit == "t" || unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
   if (!(value > 0) || scale == 0 || value * scale > 1e18)
-    throw UsageError(cat("--memory: '", text, "' is not a size per rank such as 1500M or 2G"));
+    throw UsageError(cat(option, ": '", text, "' is not a size such as 1500M or 2G"));
   return static_cast<std::uint64_t>(value * scale);
 }
 

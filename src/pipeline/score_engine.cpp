@@ -17,11 +17,16 @@ namespace tdcone::pipeline {
 
 namespace {
 
-// Round buffers: a small part of the budget, so the matrix keeps the rest;
-// at most 32 MiB (about 250k pairs on a rank), since every round merges the
-// new cells of a bucket into it (and the buffers do not shrink with the rank count).
-std::uint64_t round_bytes(std::uint64_t memory_bytes) {
-  return std::clamp<std::uint64_t>(memory_bytes / 32, std::uint64_t{1} << 20, std::uint64_t{32} << 20);
+// About eight rounds a rank: every round merges the new cells of each bucket
+// into it, so a few large rounds cost less than many small ones, and buffers
+// that follow the rank's share shrink with the rank count. A sixteenth of the
+// budget at most, so the matrix keeps the rest.
+std::uint64_t round_bytes(const EngineConfig& config, const text::TokenizedShare& share) {
+  if (config.round_bytes > 0) return config.round_bytes;
+  // Messages are 4-byte words: each pair's types and a header, y\x to about two owners.
+  const std::uint64_t message_bytes = 8 * (share.types.size() + 6 * share.size());
+  constexpr std::uint64_t mib = std::uint64_t{1} << 20;
+  return std::clamp<std::uint64_t>(message_bytes / 8, mib, std::max(config.memory_bytes / 16, mib));
 }
 
 class PhaseClock {
@@ -64,7 +69,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
 
   AccumulateLimits limits;
   limits.memory_bytes = config.memory_bytes;
-  limits.round_bytes = round_bytes(config.memory_bytes);
+  limits.round_bytes = round_bytes(config, corpus);
   limits.held_bytes = config.held_bytes;
   mpi::PartitionedMatrix q(*layout, mpi::WeightScale(corpus.total_lines));
   {
@@ -75,6 +80,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   if (reference) {
     p.emplace(layout->with_groups(1), mpi::WeightScale(reference->total_lines));
     limits.held_bytes += q.bytes();
+    limits.round_bytes = round_bytes(config, *reference);
     Progress progress(progress_here, "align reference", "pairs", "on all ranks");
     accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress, nullptr);
   }

@@ -8,8 +8,8 @@ cd "$WORK"
 "$TDCONE" synth --pairs 60000 --seed 5 --output corpus.tsv >/dev/null 2>&1
 "$TDCONE" synth --pairs 500 --seed 5 --first-pair 60000 --junk-fraction 0 --output reference.tsv >/dev/null 2>&1
 
-# 96 MiB: 3 MiB rounds, many of them; the default budget: one round.
-check_ranks small score --input corpus.tsv --score-col 3 --reference reference.tsv --shards 3 --memory 96M
+# 96 MiB and 100 KiB rounds: many of them; the default budget and round size: about eight.
+check_ranks small score --input corpus.tsv --score-col 3 --reference reference.tsv --shards 3 --memory 96M --round-size 100k
 run_mpi 2 score --input corpus.tsv --score-col 3 --reference reference.tsv --shards 3 --output default.h5 >/dev/null 2>&1 \
   || fail "default budget"
 "$PY" "$HERE/compare_h5.py" small-1.h5 default.h5 || fail "--memory 96M and the default budget differ"
@@ -33,6 +33,7 @@ expect_failure 2 "alignment matrix does not fit" -- run_mpi 2 score --input corp
 echo "ok: too small a budget stops every rank with what it needs"
 
 for bad in abc 0 -5G 12X; do
-  expect_failure 2 "--memory" -- "$TDCONE" score --input corpus.tsv --memory "$bad" --output bad.h5
+  expect_failure 2 "--memory: '$bad'" -- "$TDCONE" score --input corpus.tsv --memory "$bad" --output bad.h5
+  expect_failure 2 "--round-size: '$bad'" -- "$TDCONE" score --input corpus.tsv --round-size "$bad" --output bad.h5
 done
 echo "ok: unreadable --memory values are refused"

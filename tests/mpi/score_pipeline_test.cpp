@@ -171,10 +171,11 @@ TEST_F(ScorePipelineTest, MultiFrameZstd) {
   expect_rank_count_invariant(tsv({synth("big.tsv.zst", 60000, true)}), 60000);
 }
 
-TEST_F(ScorePipelineTest, MemoryBudgetChangesRoundsNotResults) {
-  // 96 MiB per rank: 3 MiB rounds, several of them; the default budget: one round.
+TEST_F(ScorePipelineTest, RoundSizeAndBudgetChangeRoundsNotResults) {
+  // 64 KiB rounds: hundreds of them; the automatic size: about eight.
   cli::EngineOptions small;
   small.memory = "96M";
+  small.round_size = "64k";
   expect_rank_count_invariant(tsv({synth("rounds.tsv", 60000, false)}), 60000, {}, {}, small);
 }
 

@@ -48,6 +48,7 @@ struct EngineOptions {
   std::string align = "uniform";
   std::string embeddings;
   std::string memory;  // per rank, e.g. "2G"; empty: from the machine and the ranks on it
+  std::string round_size;  // bytes a rank sends per exchange round; empty: automatic
 
   void add_to(OptionSet& options);
 };

@@ -7,8 +7,8 @@
 
 namespace tdcone::pipeline {
 
-/// "1500M", "2G", "512k", "1.5g" or plain bytes. Throws UsageError naming --memory.
-std::uint64_t parse_memory_size(const std::string& text);
+/// "1500M", "2G", "512k", "1.5g" or plain bytes. Throws UsageError naming `option`.
+std::uint64_t parse_memory_size(const std::string& text, const std::string& option);
 
 /// "1.50 GiB", "640 MiB".
 std::string format_bytes(double bytes);

@@ -5,16 +5,25 @@
 
 namespace tdcone::synth {
 
+enum class Profile {
+  twitter,     // news headlines, each with a run of candidate tweets (docs/synth-calibration.md)
+  paraphrase,  // every line a fresh Zipfian sentence and a close paraphrase of it (easy, low TD-CONE)
+};
+
 struct SynthOptions {
+  Profile profile = Profile::twitter;
   std::uint64_t pairs = 10000;
   std::uint64_t first_pair = 0;      // write lines [first_pair, first_pair + pairs): held-out sets of one corpus
   std::uint64_t seed = 1;
-  std::uint32_t vocabulary = 50000;  // word types of the Zipfian vocabulary
-  double zipf_exponent = 1.07;
-  double junk_fraction = 0.002;      // empty sides, over-long lines, lines without a tab
+  std::uint32_t vocabulary = 50000;  // word types of the Zipfian vocabulary (twitter: besides its rare tokens)
+  double zipf_exponent = 1.07;       // paraphrase only; the twitter profile has its own calibrated shape
+  double junk_fraction = 0.002;      // empty sides, over-long lines, lines without a tab, bad scores
   bool zstd = false;                 // multi-frame zstd output
   int zstd_level = 3;
 };
+
+/// Profile by name ("twitter", "paraphrase"); throws UsageError for others.
+Profile profile_from_name(const std::string& name);
 
 /// Writes `options.pairs` lines "src \t tgt \t score \t id" to `path`
 /// ("-" = stdout). Same options, same bytes. Throws IoError.
