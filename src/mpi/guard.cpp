@@ -34,9 +34,12 @@ void collective_step(const boost::mpi::communicator& comm, const std::function<v
     status = 1, message = e.what();
   }
   const auto failure = first_failure(comm, status, message);
-  if (!failure) return;
-  const std::string where = failure->everywhere ? "" : cat("rank ", failure->rank, ": ");
-  throw CollectiveError(where + failure->message, failure->status);
+  if (failure) throw collective_error(*failure);
+}
+
+CollectiveError collective_error(const Failure& failure) {
+  const std::string where = failure.everywhere ? "" : cat("rank ", failure.rank, ": ");
+  return CollectiveError(where + failure.message, failure.status);
 }
 
 void fail_everywhere(const std::string& message, int status) { throw CollectiveError(message, status); }

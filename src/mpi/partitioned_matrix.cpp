@@ -53,7 +53,7 @@ void combine(std::vector<MatrixCell>& cells) {
 }  // namespace
 
 WeightScale::WeightScale(std::uint64_t pairs)
-    : fraction_bits_(63 - static_cast<int>(std::bit_width(std::max<std::uint64_t>(pairs, 1)))),
+    : fraction_bits_(62 - static_cast<int>(std::bit_width(std::max<std::uint64_t>(pairs, 1)))),
       unit_(std::ldexp(1.0, -fraction_bits_)) {}
 
 std::uint64_t WeightScale::fixed(double weight) const {

@@ -112,7 +112,7 @@ void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMat
                   std::vector<mpi::RowJob>& jobs) {
   const std::uint32_t* words = inbox.records.data();
   const std::size_t end = inbox.records.size();
-  if (end >= (std::uint64_t{1} << 32)) throw IoError("a round received more than 2^32 words: use more --memory rounds");
+  if (end >= (std::uint64_t{1} << 32)) throw UsageError("a round received more than 2^32 words: give a smaller --round-size");
   jobs.clear();
   for (std::size_t at = 0; at < end;) {
     const std::uint32_t n_yo = words[at + 1], n_same = words[at + 2], n_rows = words[at + 3], flags = words[at + 4];
@@ -132,7 +132,7 @@ void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMat
 }
 
 std::string budget_advice(const boost::mpi::communicator& comm, double needed, const AccumulateLimits& limits) {
-  // Tables grow by doubling: ask for a third more than the estimate.
+  // A third more than the estimate: room for skew between ranks and the buffers.
   const double ask = needed * 4 / 3;
   const double ranks = std::ceil(comm.size() * ask / static_cast<double>(limits.memory_bytes));
   return cat("needs at least ", static_cast<std::uint64_t>(ranks), " ranks or --memory ",
@@ -166,8 +166,7 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
     const std::vector<std::uint64_t> round = mpi::sum_all(
         comm, std::vector<std::uint64_t>{status != 0 ? 1u : 0u, share.size() - next, words, next});
     if (round[0] > 0) {
-      const auto failure = mpi::first_failure(comm, status, message);
-      throw mpi::CollectiveError(cat("rank ", failure->rank, ": ", failure->message), failure->status);
+      throw mpi::collective_error(*mpi::first_failure(comm, status, message));
     }
     progress.update(round[3], all_pairs > 0 ? round[3] / all_pairs : 1.0);
     if (round[1] == 0 && round[2] == 0) break;

@@ -124,8 +124,8 @@ TEST(PartitionedMatrixTest, KeyThatCannotHoldTheGroupsIsAClearError) {
 }
 
 TEST(PartitionedMatrixTest, WeightScaleKeepsOneUnitAndExactHalves) {
-  const mpi::WeightScale scale(2'800'000);  // 22 integer bits
-  EXPECT_EQ(scale.fraction_bits(), 41);
+  const mpi::WeightScale scale(2'800'000);  // 22 integer bits, one for rounding
+  EXPECT_EQ(scale.fraction_bits(), 40);
   EXPECT_EQ(scale.real(scale.fixed(1.0)), 1.0);
   EXPECT_EQ(scale.real(scale.fixed(0.5) * 3), 1.5);
   EXPECT_EQ(scale.fixed(1e-30), 1u);  // a positive weight never vanishes

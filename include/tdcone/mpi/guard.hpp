@@ -29,6 +29,10 @@ struct Failure {
 /// gets the failure of the lowest failing rank, or nothing when all are fine.
 std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::string& message);
 
+/// The error every rank raises for `failure`: its message, prefixed with the
+/// failing rank unless all failed.
+CollectiveError collective_error(const Failure& failure);
+
 /// Runs `step` on every rank. If it throws on any rank, every rank throws a
 /// CollectiveError carrying the message of the lowest failing rank (prefixed
 /// with that rank unless all failed), so no rank is left waiting in a
