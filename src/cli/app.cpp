@@ -63,7 +63,7 @@ void build(CLI::App& app, Commands& c) {
   c.export_cmd = add_command(app, c, "export", "Write a table of a tdcone HDF5 result as TSV (optionally with the input text)");
   add_export_options(c.options_of(c.export_cmd), c.export_options);
   c.synth_cmd = add_command(app, c, "synth",
-                            "Write a deterministic synthetic corpus: src \\t tgt \\t score \\t id (Zipfian, paraphrase-like)");
+                            "Write a deterministic synthetic corpus: src \\t tgt \\t score \\t id (default: Twitter-URL-shaped; --profile)");
   add_synth_options(c.options_of(c.synth_cmd), c.synth);
 }
 

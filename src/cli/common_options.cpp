@@ -142,16 +142,17 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
 
 void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
   o.add("profile", s.profile,
-        "Shape of the corpus. twitter: news headlines, each with a run of ~13 consecutive candidate tweets "
-        "(mostly loosely related, some paraphrases, a few copies, #hashtags, @handles, links), scored like a "
-        "classifier; calibrated on the Twitter URL corpus (TD-CONE ~0.48 at 10k pairs, ~0.39 at 2.8M; "
-        "docs/synth-calibration.md). paraphrase: every line a fresh Zipfian sentence and a close paraphrase "
-        "of it (low TD-CONE; the generator before profiles, same bytes)")
+        "Shape of the corpus. twitter: news headlines (src), each with a run of ~13 consecutive candidate tweets "
+        "(tgt; mostly loosely related, some paraphrases, a few copies; #hashtags, @handles, numbers, links) and a "
+        "classifier-like score that rises with closeness; stories of a few runs share made-up names. Calibrated "
+        "on the Twitter URL corpus (10k pairs: TD-CONE ~0.48, ~60 alignment cells a pair; 2.8M pairs: ~0.39, "
+        "~200k word types a side; docs/synth-calibration.md). paraphrase: every line a fresh Zipfian sentence "
+        "and a close paraphrase of it (low TD-CONE; the generator before profiles, same bytes)")
       ->check(CLI::IsMember({"twitter", "paraphrase"}));
   o.add("pairs", s.pairs, "Number of lines")->check(CLI::PositiveNumber);
   o.add("first-pair", s.first_pair, "Start at this line of the seed's corpus: a held-out reference is --first-pair N with N beyond the corpus");
   o.add("seed", s.seed, "Random seed: same seed, same corpus (and vocabulary)");
-  o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary (twitter: besides rare names, handles, numbers, links)")->check(CLI::Range(100u, 10000000u));
+  o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary (twitter: besides made-up names, handles, numbers and links)")->check(CLI::Range(100u, 10000000u));
   o.add("junk-fraction", s.junk_fraction, "Fraction of junk lines (empty sides, over-long, malformed)")->check(CLI::Range(0.0, 1.0));
   o.add("output", s.output, "File to write ('-' = standard output; a name ending in .zst writes multi-frame zstd)")->required();
   o.add_action_flag("force", s.force, "Overwrite an existing output file");

@@ -13,6 +13,7 @@ int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& optio
     if (comm.rank() != 0) return;  // one writer; the corpus does not depend on the rank count
     if (options.output != "-") h5::check_output_target(options.output, options.force);
     synth::SynthOptions s;
+    s.profile = synth::profile_from_name(options.profile);
     s.pairs = options.pairs;
     s.first_pair = options.first_pair;
     s.seed = options.seed;
