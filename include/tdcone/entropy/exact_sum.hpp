@@ -15,13 +15,16 @@ class ExactSum {
   /// 2^-64 resolution; terms up to 2^62 in magnitude, sums up to 2^63.
   static constexpr int kFractionBits = 64;
 
-  /// Adds term rounded down to a multiple of 2^-64 (|term| < 2^62).
+  /// Adds term truncated to a multiple of 2^-64 (|term| < 2^62).
   void add(double term) {
-    // Integer part and fraction apart: both exact in double, and no slow
-    // double -> 128-bit conversion.
-    const double whole = std::floor(term);
-    const auto fraction = static_cast<std::uint64_t>((term - whole) * 0x1p64);
-    value_ += (static_cast<__int128>(static_cast<std::int64_t>(whole)) << kFractionBits) + fraction;
+    // Integer part, then the fraction in two 32-bit steps: every step is
+    // exact in double and a hardware conversion (no floor, no software
+    // double -> 128-bit conversion).
+    const auto whole = static_cast<std::int64_t>(term);
+    const double fraction = (term - static_cast<double>(whole)) * 0x1p32;  // (-2^32, 2^32)
+    const auto high = static_cast<std::int64_t>(fraction);
+    const auto low = static_cast<std::int64_t>((fraction - static_cast<double>(high)) * 0x1p32);
+    value_ += (static_cast<__int128>(whole) << kFractionBits) + (static_cast<__int128>(high) << 32) + low;
   }
   ExactSum& operator+=(const ExactSum& other) {
     value_ += other.value_;
