@@ -19,14 +19,14 @@ namespace {
 
 // About eight rounds a rank: every round merges the new cells of each bucket
 // into it, so a few large rounds cost less than many small ones, and buffers
-// that follow the rank's share shrink with the rank count. A sixteenth of the
-// budget at most, so the matrix keeps the rest.
+// that follow the rank's share shrink with the rank count. At most 128 MiB
+// and a sixteenth of the budget, so the matrix keeps the rest.
 std::uint64_t round_bytes(const EngineConfig& config, const text::TokenizedShare& share) {
   if (config.round_bytes > 0) return config.round_bytes;
   // Messages are 4-byte words: each pair's types and a header, y\x to about two owners.
   const std::uint64_t message_bytes = 8 * (share.types.size() + 6 * share.size());
   constexpr std::uint64_t mib = std::uint64_t{1} << 20;
-  return std::clamp<std::uint64_t>(message_bytes / 8, mib, std::max(config.memory_bytes / 16, mib));
+  return std::clamp<std::uint64_t>(message_bytes / 8, mib, std::max(std::min(config.memory_bytes / 16, 128 * mib), mib));
 }
 
 class PhaseClock {

@@ -173,7 +173,19 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
   for (PendingBadLine& p : pending)
     share.bad_lines.push_back({share.first_pair_id + p.pair_index, files[segments[p.segment].file].path,
                                lines_before_in_file[p.segment] + p.index_in_segment + 1, std::move(p.reason)});
+  share.shrink_to_fit();
   return share;
+}
+
+void TokenizedShare::shrink_to_fit() {
+  // One vector at a time, before the matrix exists: the share is kept for the
+  // whole run, and doubling growth can leave it half empty.
+  for (auto* v : {&src_len, &tgt_len, &type_counts}) v->shrink_to_fit();
+  for (auto* v : {&type_start, &src_hash, &tgt_hash}) v->shrink_to_fit();
+  flags.shrink_to_fit();
+  scores.shrink_to_fit();
+  ids.shrink_to_fit();
+  types.shrink_to_fit();
 }
 
 std::uint64_t TokenizedShare::bytes() const {

@@ -65,6 +65,8 @@ struct TokenizedShare {
   std::size_t size() const { return flags.size(); }
   /// Bytes held by this share (for the memory budget).
   std::uint64_t bytes() const;
+  /// Frees the spare capacity of every vector.
+  void shrink_to_fit();
   /// Index of the input file of local pair i.
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
