@@ -15,48 +15,65 @@ namespace {
 using mpi::MatrixCell;
 using mpi::WordMarks;
 
-// Walks the rows owned by this rank, forming for each (row, column) the
-// fixed-point weight of every subset from the weights of its groups.
+// The rows owned by this rank, one at a time: row sums R(x) of every group
+// and subset, and the fixed-point weight of every subset in a column whose
+// cells come from several groups.
 class SubsetRows {
  public:
   SubsetRows(const PairGroups& groups, const mpi::MatrixLayout& layout)
-      : groups_(groups), layout_(layout), cell_(groups.subset_count, 0), row_(groups.subset_count, 0) {}
+      : layout_(layout), group_(groups.group_count(), 0), row_(groups.subset_count, 0), cell_(groups.subset_count, 0) {
+    start_.push_back(0);  // the subsets of each group, flat
+    for (const auto& subsets : groups.subsets_of_group) {
+      list_.insert(list_.end(), subsets.begin(), subsets.end());
+      start_.push_back(static_cast<std::uint32_t>(list_.size()));
+    }
+  }
 
-  /// Sums the cells of `row` from `i` with one column into cell_weight(); returns the column.
-  std::uint32_t next_column(std::span<const MatrixCell> row, std::size_t& i) {
-    clear_cell();
+  std::span<const std::uint32_t> subsets_of(std::uint32_t group) const {
+    return {list_.data() + start_[group], list_.data() + start_[group + 1]};
+  }
+
+  /// Sums the row per group, then per subset.
+  void start_row(std::span<const MatrixCell> row) {
+    for (const MatrixCell& c : row) {
+      const std::uint32_t g = layout_.group(c.key);
+      if (group_[g] == 0) groups_touched_.push_back(g);
+      group_[g] += c.weight;
+    }
+    for (std::uint32_t g : groups_touched_)
+      for (std::uint32_t s : subsets_of(g)) {
+        if (row_[s] == 0) row_touched_.push_back(s);
+        row_[s] += group_[g];
+      }
+  }
+  std::uint64_t row_total(std::uint32_t s) const { return row_[s]; }
+  const std::vector<std::uint32_t>& row_subsets() const { return row_touched_; }
+  void end_row() {
+    for (auto g : groups_touched_) group_[g] = 0;
+    for (auto s : row_touched_) row_[s] = 0;
+    groups_touched_.clear();
+    row_touched_.clear();
+  }
+
+  /// Sums the cells of `row` from `i` with one column into cell_weight().
+  void next_column(std::span<const MatrixCell> row, std::size_t& i) {
+    for (auto s : cell_touched_) cell_[s] = 0;
+    cell_touched_.clear();
     const std::uint32_t column = layout_.column(row[i].key);
     for (; i < row.size() && layout_.column(row[i].key) == column; ++i)
-      for (std::uint32_t s : groups_.subsets_of_group[layout_.group(row[i].key)]) {
+      for (std::uint32_t s : subsets_of(layout_.group(row[i].key))) {
         if (cell_[s] == 0) cell_touched_.push_back(s);
         cell_[s] += row[i].weight;
       }
-    return column;
-  }
-  void clear_cell() {
-    for (auto s : cell_touched_) cell_[s] = 0;
-    cell_touched_.clear();
   }
   const std::vector<std::uint32_t>& cell_subsets() const { return cell_touched_; }
   std::uint64_t cell_weight(std::uint32_t s) const { return cell_[s]; }
 
-  /// Row sums R(x) per subset (0 where the subset has no such row).
-  void add_to_row(std::uint32_t s, std::uint64_t w) {
-    if (row_[s] == 0) row_touched_.push_back(s);
-    row_[s] += w;
-  }
-  std::uint64_t row_total(std::uint32_t s) const { return row_[s]; }
-  const std::vector<std::uint32_t>& row_subsets() const { return row_touched_; }
-  void clear_row() {
-    for (auto s : row_touched_) row_[s] = 0;
-    row_touched_.clear();
-  }
-
  private:
-  const PairGroups& groups_;
   const mpi::MatrixLayout& layout_;
-  std::vector<std::uint64_t> cell_, row_;
-  std::vector<std::uint32_t> cell_touched_, row_touched_;
+  std::vector<std::uint32_t> list_, start_;
+  std::vector<std::uint64_t> group_, row_, cell_;
+  std::vector<std::uint32_t> groups_touched_, row_touched_, cell_touched_;
 };
 
 }  // namespace
@@ -71,9 +88,9 @@ std::vector<std::uint64_t> pairs_per_group(MPI_Comm comm, const PairGroups& grou
 std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,
                                        const mpi::PartitionedMatrix* reference, double lambda, Progress* progress) {
-  const std::size_t n_subsets = groups.subset_count;
+  const std::size_t n_subsets = groups.subset_count, n_groups = groups.group_count();
   std::vector<std::vector<std::uint32_t>> groups_of_subset(n_subsets);
-  for (std::uint32_t g = 0; g < groups.group_count(); ++g)
+  for (std::uint32_t g = 0; g < n_groups; ++g)
     for (auto s : groups.subsets_of_group[g]) groups_of_subset[s].push_back(g);
 
   // Pair counts and output vocabularies per subset.
@@ -91,6 +108,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     });
 
   const mpi::WeightScale& q_scale = matrix.scale();
+  const mpi::MatrixLayout& layout = matrix.layout();
   double total_p = 0.0;
   if (reference) {
     std::vector<ExactSum> sum(1);
@@ -100,10 +118,18 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     total_p = sum_all(comm, sum)[0];
   }
 
-  std::vector<ExactSum> total(n_subsets), weighted_log(n_subsets), kl_pq(n_subsets), kl_pu(n_subsets);
-  std::vector<std::uint64_t> nnz(n_subsets, 0);
-  SubsetRows rows(groups, matrix.layout());
+  // T·H(Y|X) = Σ_x Σ_y m·ln(R/m) = Σ_x R·ln R − Σ_cells m·ln m. With exact sums
+  // the difference loses nothing, and m·ln m of a column whose cells come from
+  // one group (nearly all) is one term for that group, whatever its subsets.
+  std::vector<ExactSum> total(n_subsets), row_log(n_subsets), cell_log(n_subsets), group_cell_log(n_groups),
+      kl_pq(n_subsets), kl_pu(n_subsets);
+  std::vector<std::uint64_t> nnz(n_subsets, 0), group_nnz(n_groups, 0);
+  SubsetRows rows(groups, layout);
   std::vector<std::uint64_t> q_at_p;  // per reference cell and subset: the corpus weight M_q[x][y]
+  auto m_log_m = [&](std::uint64_t m) {
+    const double real = q_scale.real(m);
+    return real * std::log(real);
+  };
 
   // KL terms of one reference row x given every subset (SPEC §4).
   auto add_relative_terms = [&](std::span<const MatrixCell> p_row) {
@@ -126,29 +152,12 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   };
 
   mpi::PartitionedMatrix::RowCursor q_rows(matrix);
-  const double all_rows = static_cast<double>(matrix.layout().rows);
-  std::uint64_t rows_done = 0;
-  auto report = [&] {
-    if (progress && (++rows_done & 0xfff) == 0) progress->update(rows_done, rows_done / all_rows);
-  };
-  if (!reference && groups.group_count() == 1 && n_subsets == 1) {
-    // The plain corpus (`score` without subsets): one weight per cell, one pass a row.
-    while (q_rows.next()) {
-      const auto row = q_rows.cells();
-      std::uint64_t r = 0;
-      for (const MatrixCell& c : row) r += c.weight;
-      const double r_real = static_cast<double>(r);
-      for (const MatrixCell& c : row)
-        weighted_log[0].add(q_scale.real(c.weight) * std::log(r_real / static_cast<double>(c.weight)));
-      total[0].add(q_scale.real(r));
-      nnz[0] += row.size();
-      report();
-    }
-  }
   std::optional<mpi::PartitionedMatrix::RowCursor> p_rows;
   bool p_valid = false;
   if (reference) p_rows.emplace(*reference), p_valid = p_rows->next();
-  const mpi::MatrixLayout& p_layout = reference ? reference->layout() : matrix.layout();
+  const mpi::MatrixLayout& p_layout = reference ? reference->layout() : layout;
+  const double all_rows = static_cast<double>(layout.rows);
+  std::uint64_t rows_done = 0;
   while (q_rows.next()) {
     const auto row = q_rows.cells();
     // Reference rows with no corpus row: Q is uniform there.
@@ -156,39 +165,52 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     const bool has_p = p_valid && p_rows->position() == q_rows.position();
     const auto p_row = has_p ? p_rows->cells() : std::span<const MatrixCell>{};
 
-    // Pass 1: row sums and non-zero cells per subset.
-    for (std::size_t i = 0; i < row.size();) {
-      rows.next_column(row, i);
-      for (auto s : rows.cell_subsets()) {
-        rows.add_to_row(s, rows.cell_weight(s));
-        ++nnz[s];
-      }
+    rows.start_row(row);
+    for (auto s : rows.row_subsets()) {
+      total[s].add(q_scale.real(rows.row_total(s)));
+      row_log[s].add(m_log_m(rows.row_total(s)));
     }
-    // Pass 2: Σ m·ln(R/m), and the corpus weights at the reference's cells.
     q_at_p.assign(p_row.size() * n_subsets, 0);
     std::size_t j = 0;
     for (std::size_t i = 0; i < row.size();) {
-      const std::uint32_t column = rows.next_column(row, i);
-      for (auto s : rows.cell_subsets()) {
-        const double m = static_cast<double>(rows.cell_weight(s));
-        weighted_log[s].add(q_scale.real(rows.cell_weight(s)) * std::log(static_cast<double>(rows.row_total(s)) / m));
-      }
+      const std::uint32_t column = layout.column(row[i].key);
       while (j < p_row.size() && p_layout.column(p_row[j].key) < column) ++j;
-      if (j < p_row.size() && p_layout.column(p_row[j].key) == column)
-        for (auto s : rows.cell_subsets()) q_at_p[j * n_subsets + s] = rows.cell_weight(s);
+      const bool at_p = j < p_row.size() && p_layout.column(p_row[j].key) == column;
+      if (i + 1 == row.size() || layout.column(row[i + 1].key) != column) {  // one group
+        const std::uint32_t g = layout.group(row[i].key);
+        group_cell_log[g].add(m_log_m(row[i].weight));
+        ++group_nnz[g];
+        if (at_p)
+          for (std::uint32_t s : rows.subsets_of(g)) q_at_p[j * n_subsets + s] = row[i].weight;
+        ++i;
+        continue;
+      }
+      rows.next_column(row, i);
+      for (auto s : rows.cell_subsets()) {
+        cell_log[s].add(m_log_m(rows.cell_weight(s)));
+        ++nnz[s];
+        if (at_p) q_at_p[j * n_subsets + s] = rows.cell_weight(s);
+      }
     }
-    rows.clear_cell();
-    for (auto s : rows.row_subsets()) total[s].add(q_scale.real(rows.row_total(s)));
     if (has_p) {
       add_relative_terms(p_row);
       p_valid = p_rows->next();
     }
-    rows.clear_row();
-    report();
+    rows.end_row();
+    if (progress && (++rows_done & 0xfff) == 0) progress->update(rows_done, rows_done / all_rows);
   }
   for (; p_valid; p_valid = p_rows->next()) add_relative_terms(p_rows->cells());
-
   if (progress) progress->finish(rows_done);
+
+  std::vector<ExactSum> weighted_log(n_subsets);
+  for (std::size_t s = 0; s < n_subsets; ++s) {
+    weighted_log[s] = row_log[s];
+    weighted_log[s] -= cell_log[s];
+    for (auto g : groups_of_subset[s]) {
+      weighted_log[s] -= group_cell_log[g];
+      nnz[s] += group_nnz[g];
+    }
+  }
   const std::vector<double> totals = sum_all(comm, total), logs = sum_all(comm, weighted_log);
   nnz = mpi::sum_all(comm, nnz);
   std::vector<double> pq(n_subsets, 0.0), pu(n_subsets, 0.0);

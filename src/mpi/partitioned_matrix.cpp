@@ -22,7 +22,7 @@ constexpr unsigned kMaxRowBits = 6;
 void radix_sort(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& scratch) {
   std::uint32_t any = 0, all = ~0u;
   for (const MatrixCell& c : cells) any |= c.key, all &= c.key;
-  const unsigned bits = std::bit_width(any ^ all), passes = (bits + 12) / 13;
+  const unsigned bits = std::bit_width(any ^ all), passes = (bits + 13) / 14;
   if (passes == 0) return;
   const unsigned digit_bits = (bits + passes - 1) / passes;
   const std::uint32_t mask = (1u << digit_bits) - 1;

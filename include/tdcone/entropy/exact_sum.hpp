@@ -30,6 +30,10 @@ class ExactSum {
     value_ += other.value_;
     return *this;
   }
+  ExactSum& operator-=(const ExactSum& other) {
+    value_ -= other.value_;
+    return *this;
+  }
   double value() const { return std::ldexp(static_cast<double>(value_), -kFractionBits); }
 
  private:
