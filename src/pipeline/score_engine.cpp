@@ -84,11 +84,9 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
     Progress progress(progress_here, "align reference", "pairs", "on all ranks");
     accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress, nullptr);
   }
-  clock.lap("align");
-
   q.finish();
   if (p) p->finish();
-  clock.lap("sort");
+  clock.lap("align");
 
   {
     Progress progress(progress_here, "score", "rows", "on rank 0");

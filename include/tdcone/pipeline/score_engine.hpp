@@ -2,8 +2,8 @@
 // The score engine (SPEC §3-5, §9): from tokenized shares to corpus, pair,
 // subset and reference scores, as a pipeline of stages, one per file:
 //   vocabulary_stage  global word ids, row owners, output-word marks
-//   accumulate_stage  align pairs in rounds, route rows to owners, add cells
-//   (PartitionedMatrix::finish) sort each owner's cells into rows
+//   accumulate_stage  align pairs in rounds, route rows to owners, which add
+//                     the cells to their sorted buckets (mpi/partitioned_matrix)
 //   subset_scores     TD-CONE / TD-CONE_REL of the corpus and every subset
 //   global_rank       rank of every pair by its own TD-CONE
 // `score`, `sweep` and later commands call it; cli/ parses options and prints.
