@@ -13,6 +13,10 @@ check_ranks small score --input corpus.tsv --score-col 3 --reference reference.t
 run_mpi 2 score --input corpus.tsv --score-col 3 --reference reference.tsv --shards 3 --output default.h5 >/dev/null 2>&1 \
   || fail "default budget"
 "$PY" "$HERE/compare_h5.py" small-1.h5 default.h5 || fail "--memory 96M and the default budget differ"
+sweep=(sweep --input corpus.tsv --score-col 3 --reference reference.tsv --thresholds 0.3,0.5,0.7 --sample 20000)
+check_ranks sweep-small "${sweep[@]}" --memory 96M --round-size 100k
+run_mpi 3 "${sweep[@]}" --output sweep-default.h5 >/dev/null 2>&1 || fail "sweep with the default budget"
+"$PY" "$HERE/compare_h5.py" sweep-small-1.h5 sweep-default.h5 || fail "sweep: small rounds and the default differ"
 "$PY" - <<'PY'
 import h5py
 with h5py.File("small-2.h5", "r") as f:
