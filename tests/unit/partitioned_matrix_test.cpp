@@ -52,7 +52,9 @@ std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t>
     last_position = rows.position();
     const auto row = rows.cells();
     for (std::size_t i = 0; i < row.size(); ++i) {
-      if (i > 0) EXPECT_LT(row[i - 1].key, row[i].key) << "cells sorted and combined";
+      if (i > 0) {
+        EXPECT_LT(row[i - 1].key, row[i].key) << "cells sorted and combined";
+      }
       const auto key = std::make_tuple(rows.row_id(), m.layout().column(row[i].key), m.layout().group(row[i].key));
       EXPECT_EQ(cells.count(key), 0u) << "a row appears once";
       cells[key] = row[i].weight;
