@@ -70,7 +70,8 @@ void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, con
   int written = 0;
   auto column = [&](const std::string& name, auto rows) {
     file.write_column("/pairs/" + name, rows, offset, total);
-    progress.update(++written, static_cast<double>(written) / columns, name);
+    ++written;
+    progress.update(written, static_cast<double>(written) / columns, name);
   };
   std::vector<std::uint64_t> pair_id(share.size());
   for (std::size_t i = 0; i < share.size(); ++i) pair_id[i] = offset + i;

@@ -80,7 +80,9 @@ class RoundWriter {
     std::uint64_t written = 0;
     for (std::uint32_t owner : touched_) {
       auto& box = outbox_[owner];
-      const std::uint32_t flags = (null_row && owner == 0 ? mpi::pair_rows::null_row : 0) | (weighted ? mpi::pair_rows::weighted : 0);
+      std::uint32_t flags = 0;
+      if (null_row && owner == 0) flags |= mpi::pair_rows::null_row;
+      if (weighted) flags |= mpi::pair_rows::weighted;
       box.insert(box.end(), {group, static_cast<std::uint32_t>(y_only_.size()), static_cast<std::uint32_t>(same_[owner].size()),
                              static_cast<std::uint32_t>(rows_[owner].size()), flags});
       box.insert(box.end(), y_only_.begin(), y_only_.end());
