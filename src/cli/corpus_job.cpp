@@ -8,21 +8,10 @@
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
+#include "tdcone/pipeline/read_stage.hpp"
 #include "tdcone/progress.hpp"
 
 namespace tdcone::cli {
-
-text::TokenizedShare read_files(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
-                                const text::ReadOptions& options, text::Vocabulary& vocabulary, const std::string& what) {
-  Progress progress(comm.rank() == 0, "read " + what, "lines", "on rank 0");
-  text::TokenizedShare share;
-  mpi::collective_step(comm, [&] {
-    share = text::read_share(comm, files, options, vocabulary,
-                             [&](std::uint64_t lines, double fraction) { progress.update(lines, fraction); });
-  });
-  progress.finish(share.size());
-  return share;
-}
 
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
                           const ReferenceOptions& reference, const OutputOptions& output) {
@@ -34,10 +23,10 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
     job.files = io::resolve_inputs(corpus.inputs);
     if (!reference.reference.empty()) reference_files = io::resolve_inputs({reference.reference});
   });
-  job.share = read_files(comm, job.files, corpus.read_options(), job.vocabulary, "corpus");
+  job.share = pipeline::read_files(comm, job.files, corpus.read_options(), job.vocabulary, "corpus");
   job.counts = account_lines(comm, job.share, corpus.on_bad_line);
   if (!reference_files.empty()) {
-    job.reference = read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
+    job.reference = pipeline::read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
     account_lines(comm, *job.reference, corpus.on_bad_line);
   }
   job.read_seconds = clock.seconds();

@@ -16,6 +16,7 @@
 #include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "tdcone/pipeline/read_stage.hpp"
 #include "tdcone/select/checkpoint.hpp"
 #include "tdcone/select/corpora.hpp"
 
@@ -62,16 +63,16 @@ select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectO
                              LineCounts& available_counts) {
   select::Corpora c;
   const text::ReadOptions options = read_options(o);
-  c.representative = read_files(comm, in.representative, options, c.vocabulary, "representative");
+  c.representative = pipeline::read_files(comm, in.representative, options, c.vocabulary, "representative");
   account_lines(comm, c.representative, o.corpus.on_bad_line);
-  c.available = read_files(comm, in.available, options, c.vocabulary, "available");
+  c.available = pipeline::read_files(comm, in.available, options, c.vocabulary, "available");
   available_counts = account_lines(comm, c.available, o.corpus.on_bad_line);
   if (!in.unadapted.empty()) {
-    c.unadapted = read_files(comm, in.unadapted, options, c.vocabulary, "unadapted");
+    c.unadapted = pipeline::read_files(comm, in.unadapted, options, c.vocabulary, "unadapted");
     account_lines(comm, *c.unadapted, o.corpus.on_bad_line);
   }
   if (!in.seed.empty()) {
-    c.seed = read_files(comm, in.seed, options, c.vocabulary, "seed");
+    c.seed = pipeline::read_files(comm, in.seed, options, c.vocabulary, "seed");
     account_lines(comm, *c.seed, o.corpus.on_bad_line);
   }
   return c;

@@ -12,11 +12,6 @@
 
 namespace tdcone::cli {
 
-/// Reads this rank's share of `files` with progress on rank 0 ("read WHAT");
-/// an error on any rank stops all. Collective.
-text::TokenizedShare read_files(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
-                                const text::ReadOptions& options, text::Vocabulary& vocabulary, const std::string& what);
-
 struct CorpusJob {
   std::vector<io::InputFile> files;
   text::Vocabulary vocabulary;  // corpus and reference words share ids

@@ -1,6 +1,7 @@
 #pragma once
 // The score engine (SPEC §3-5, §9): from tokenized shares to corpus, pair,
-// subset and reference scores, as a pipeline of stages, one per file:
+// subset and reference scores, as a pipeline of stages, one per file
+// (read_stage makes the shares):
 //   vocabulary_stage  global word ids, row owners, output-word marks
 //   accumulate_stage  align pairs in rounds, route rows to owners, which add
 //                     the cells to their sorted buckets (mpi/partitioned_matrix)
