@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "tdcone/align/embeddings.hpp"
+#include "tdcone/entropy/exact_sum.hpp"
 #include "tdcone/entropy/tdcone.hpp"
 
 namespace tdcone::align {
@@ -31,30 +32,31 @@ void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, Pa
 void PairAligner::shares(WordId w, std::span<const WordId> y_only, std::vector<double>& out) const {
   bool all_known = embeddings_ != nullptr && embeddings_->vector(w) != nullptr;
   for (WordId t : y_only) all_known = all_known && embeddings_->vector(t) != nullptr;
+  // Exact sums: word ids, hence the order of y_only, depend on the ranks.
   out.clear();
-  double sum = 0.0;
+  entropy::ExactSum sum;
   for (WordId t : y_only) {
     out.push_back(all_known ? embeddings_->similarity(w, t) : 1.0);
-    sum += out.back();
+    sum.add(out.back());
   }
-  for (double& s : out) s /= sum;
+  for (double& s : out) s /= sum.value();
 }
 
 double PairAligner::pair_tdcone(const PairSplit& split, std::size_t output_types) {
   // Every row carries mass 1, so H = Σ_rows Σ_cells p·ln(1/p) / (number of rows).
   const std::size_t n_yo = split.y_only.size();
-  double weighted_log = 0.0;
+  entropy::ExactSum weighted_log;
   if (mode_ == AlignMode::uniform) {
-    weighted_log = static_cast<double>(split.x_only.size()) * std::log(n_yo + 1.0);
+    weighted_log.add(static_cast<double>(split.x_only.size()) * std::log(n_yo + 1.0));
   } else if (n_yo > 0) {
     for (WordId w : split.x_only) {
       shares(w, split.y_only, shares_);
-      for (double p : shares_) weighted_log -= p * std::log(p);
+      for (double p : shares_) weighted_log.add(-p * std::log(p));
     }
   }
-  if (split.null_row()) weighted_log += std::log(static_cast<double>(n_yo));
+  if (split.null_row()) weighted_log.add(std::log(static_cast<double>(n_yo)));
   const std::size_t rows = split.same.size() + split.x_only.size() + (split.null_row() ? 1 : 0);
-  return entropy::tdcone_from_entropy(rows > 0 ? weighted_log / static_cast<double>(rows) : 0.0, output_types);
+  return entropy::tdcone_from_entropy(rows > 0 ? weighted_log.value() / static_cast<double>(rows) : 0.0, output_types);
 }
 
 }  // namespace tdcone::align

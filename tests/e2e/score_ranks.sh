@@ -16,6 +16,17 @@ with open(sys.argv[1], encoding="utf-8", errors="surrogateescape") as f, open(sy
         out.write(json.dumps(record, ensure_ascii=False) + "\n")
 PY
 
+# Static vectors for every other word of b.tsv (the rest falls back to uniform over y\x).
+"$PY" - "$WORK/b.tsv" "$WORK/vectors.txt" <<'PY'
+import random, re, sys
+random.seed(1)
+words = sorted({w for line in open(sys.argv[1], encoding="utf-8", errors="replace") for w in re.findall(r"\w+", line.lower())})
+with open(sys.argv[2], "w") as out:
+    for w in words[::2]:
+        out.write(w + " " + " ".join("%.4f" % random.uniform(-1, 1) for _ in range(8)) + "\n")
+PY
+
+check_ranks static score --input "$WORK/b.tsv" --align static --embeddings "$WORK/vectors.txt" --shards 3
 check_ranks zstd score --input "$WORK/a.tsv.zst" --score-col 3 --id-col 4
 check_ranks files score --input "$WORK/b.tsv" "$WORK/a.tsv.zst" --id-col 4 --compression zstd
 check_ranks jsonl score --input "$WORK/b.jsonl" --format jsonl --id-field key --tokenizer whitespace --no-lowercase
