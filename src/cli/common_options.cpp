@@ -79,7 +79,7 @@ void EngineOptions::add_to(OptionSet& o) {
         "memory or cgroup limit, divided by the ranks on the node)");
   o.add("round-size", round_size,
         "Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth of "
-        "its share, at most --memory/16). Results do not depend on it");
+        "its share, at most 128 MiB and --memory/16). Results do not depend on it");
 }
 
 void ReferenceOptions::add_to(OptionSet& o) {
