@@ -12,10 +12,11 @@ using text::WordId;
 
 PairAligner::PairAligner(AlignMode mode, const EmbeddingTable* embeddings) : mode_(mode), embeddings_(embeddings) {}
 
-void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, PairSplit& out) {
+void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, PairSplit& out) const {
   out.same.clear();
   out.x_only.clear();
   out.y_only.clear();
+  out.shares.clear();
   std::size_t i = 0, j = 0;
   while (i < x.size() || j < y.size()) {
     if (j == y.size() || (i < x.size() && x[i] < y[j])) {
@@ -27,32 +28,31 @@ void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, Pa
       ++i, ++j;
     }
   }
+  if (mode_ == AlignMode::embedding && !out.y_only.empty())
+    for (WordId w : out.x_only) add_shares(w, out.y_only, out.shares);
 }
 
-void PairAligner::shares(WordId w, std::span<const WordId> y_only, std::vector<double>& out) const {
+void PairAligner::add_shares(WordId w, std::span<const WordId> y_only, std::vector<double>& out) const {
   bool all_known = embeddings_ != nullptr && embeddings_->vector(w) != nullptr;
   for (WordId t : y_only) all_known = all_known && embeddings_->vector(t) != nullptr;
   // Exact sums: word ids, hence the order of y_only, depend on the ranks.
-  out.clear();
+  const std::size_t first = out.size();
   entropy::ExactSum sum;
   for (WordId t : y_only) {
     out.push_back(all_known ? embeddings_->similarity(w, t) : 1.0);
     sum.add(out.back());
   }
-  for (double& s : out) s /= sum.value();
+  for (std::size_t k = first; k < out.size(); ++k) out[k] /= sum.value();
 }
 
-double PairAligner::pair_tdcone(const PairSplit& split, std::size_t output_types) {
+double PairAligner::pair_tdcone(const PairSplit& split, std::size_t output_types) const {
   // Every row carries mass 1, so H = Σ_rows Σ_cells p·ln(1/p) / (number of rows).
   const std::size_t n_yo = split.y_only.size();
   entropy::ExactSum weighted_log;
   if (mode_ == AlignMode::uniform) {
     weighted_log.add(static_cast<double>(split.x_only.size()) * std::log(n_yo + 1.0));
-  } else if (n_yo > 0) {
-    for (WordId w : split.x_only) {
-      shares(w, split.y_only, shares_);
-      for (double p : shares_) weighted_log.add(-p * std::log(p));
-    }
+  } else {
+    for (double p : split.shares) weighted_log.add(-p * std::log(p));
   }
   if (split.null_row()) weighted_log.add(std::log(static_cast<double>(n_yo)));
   const std::size_t rows = split.same.size() + split.x_only.size() + (split.null_row() ? 1 : 0);

@@ -22,7 +22,7 @@ using mpi::pair_rows::kHeaderWords;
 class RoundWriter {
  public:
   RoundWriter(const text::TokenizedShare& share, std::span<const std::uint32_t> group_of_pair,
-              align::PairAligner& aligner, const WordRoutes& routes, const mpi::WeightScale& scale, int n_ranks,
+              const align::PairAligner& aligner, const WordRoutes& routes, const mpi::WeightScale& scale, int n_ranks,
               std::vector<double>* pair_tdcone)
       : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale),
         pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks) {}
@@ -44,7 +44,7 @@ class RoundWriter {
   std::uint64_t add_pair(std::size_t i) {
     if (share_.flags[i] & text::bad_line) return 0;
     const auto y = share_.tgt_types(i);
-    align::PairAligner::split(share_.src_types(i), y, split_);
+    aligner_.split(share_.src_types(i), y, split_);
     if (pair_tdcone_) (*pair_tdcone_)[i] = aligner_.pair_tdcone(split_, y.size());
     const std::uint32_t group = groups_.empty() ? 0 : groups_[i];
     if (group == entropy::kNoGroup) return 0;
@@ -61,17 +61,16 @@ class RoundWriter {
       touch(owner);
       same_[owner].push_back(routes_.global_id[w]);
     }
+    const double* shares = split_.shares.data();  // embedding mode: |y\x| per x\y word
     for (WordId w : split_.x_only) {
       const std::uint32_t owner = routes_.owner[w];
       touch(owner);
       rows_[owner].push_back(routes_.global_id[w]);
-      if (weighted && !split_.y_only.empty()) {
-        aligner_.shares(w, split_.y_only, shares_);
-        for (double s : shares_) {
-          const std::uint64_t fixed = scale_.fixed(s);
-          weights_[owner].push_back(static_cast<std::uint32_t>(fixed));
-          weights_[owner].push_back(static_cast<std::uint32_t>(fixed >> 32));
-        }
+      if (split_.shares.empty()) continue;
+      for (std::size_t t = 0; t < split_.y_only.size(); ++t) {
+        const std::uint64_t fixed = scale_.fixed(*shares++);
+        weights_[owner].push_back(static_cast<std::uint32_t>(fixed));
+        weights_[owner].push_back(static_cast<std::uint32_t>(fixed >> 32));
       }
     }
     const bool null_row = split_.null_row();
@@ -99,14 +98,13 @@ class RoundWriter {
 
   const text::TokenizedShare& share_;
   std::span<const std::uint32_t> groups_;
-  align::PairAligner& aligner_;
+  const align::PairAligner& aligner_;
   const WordRoutes& routes_;
   const mpi::WeightScale& scale_;
   std::vector<double>* pair_tdcone_;
   std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_, weights_;
   std::vector<std::uint32_t> touched_, y_only_;
   align::PairSplit split_;
-  std::vector<double> shares_;
 };
 
 // Adds the rows of the received messages to the matrix, at most `max_jobs` at a time.
@@ -144,7 +142,7 @@ std::string budget_advice(const boost::mpi::communicator& comm, double needed, c
 }  // namespace
 
 void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
-                std::span<const std::uint32_t> group_of_pair, align::PairAligner& aligner, const WordRoutes& routes,
+                std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner, const WordRoutes& routes,
                 mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, Progress& progress,
                 std::vector<double>* pair_tdcone) {
   if (pair_tdcone) pair_tdcone->assign(share.size(), std::numeric_limits<double>::quiet_NaN());

@@ -29,7 +29,7 @@ class TinyCorpus {
   double add(const std::string& x, const std::string& y) {
     const auto xs = types(x), ys = types(y);
     append(corpus_, xs, ys);
-    align::PairAligner::split(xs, ys, split_);
+    aligner_.split(xs, ys, split_);
     return aligner_.pair_tdcone(split_, ys.size());
   }
   /// Adds a reference pair (for TD-CONE_REL).

@@ -21,6 +21,9 @@ class EmbeddingTable;
 /// a NULL row when x ⊂ y strictly.
 struct PairSplit {
   std::vector<text::WordId> same, x_only, y_only;
+  /// Embedding mode with y\x non-empty: for each x\y word in turn, its
+  /// weights over y\x (summing to 1); empty otherwise.
+  std::vector<double> shares;
 
   bool null_row() const { return x_only.empty() && !y_only.empty(); }
 };
@@ -30,22 +33,23 @@ class PairAligner {
   /// `embeddings` is used in embedding mode only; null means "no file": uniform over y\x.
   PairAligner(AlignMode mode, const EmbeddingTable* embeddings);
 
-  /// Splits a pair with input types `x` and output types `y` (both sorted, unique, without NULL).
-  static void split(std::span<const text::WordId> x, std::span<const text::WordId> y, PairSplit& out);
+  /// Splits a pair with input types `x` and output types `y` (both sorted,
+  /// unique, without NULL), with the shares of embedding mode.
+  void split(std::span<const text::WordId> x, std::span<const text::WordId> y, PairSplit& out) const;
 
   /// True when rule 2 spreads 1/(|y\x|+1) over y\x and NULL (uniform mode).
   bool spreads_uniformly() const { return mode_ == AlignMode::uniform; }
-  /// Embedding mode: the weights word `w` of x\y gives each of `y_only`
-  /// (non-empty), summing to 1; uniform when a vector is missing.
-  void shares(text::WordId w, std::span<const text::WordId> y_only, std::vector<double>& out) const;
 
   /// TD-CONE of the pair on its own (|V_y| = `output_types`, its own output types).
-  double pair_tdcone(const PairSplit& split, std::size_t output_types);
+  double pair_tdcone(const PairSplit& split, std::size_t output_types) const;
 
  private:
+  /// The weights word `w` of x\y gives each of `y_only` (cosines; uniform
+  /// when a vector is missing), normalized, appended to `out`.
+  void add_shares(text::WordId w, std::span<const text::WordId> y_only, std::vector<double>& out) const;
+
   AlignMode mode_;
   const EmbeddingTable* embeddings_;
-  std::vector<double> shares_;
 };
 
 }  // namespace tdcone::align

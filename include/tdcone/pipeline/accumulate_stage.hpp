@@ -35,7 +35,7 @@ struct AccumulateLimits {
 /// outgrows the budget (exit status 2, with the memory or ranks it needs).
 /// Collective.
 void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
-                std::span<const std::uint32_t> group_of_pair, align::PairAligner& aligner, const WordRoutes& routes,
+                std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner, const WordRoutes& routes,
                 mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, Progress& progress,
                 std::vector<double>* pair_tdcone);
 
