@@ -2,7 +2,6 @@
 
 #include <boost/mpi/collectives.hpp>
 
-#include <cmath>
 #include <cstdio>
 
 #include "tdcone/error.hpp"
@@ -39,20 +38,10 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob
   config.align = engine.align == "static" ? align::AlignMode::embedding : align::AlignMode::uniform;
   config.embeddings = engine.embeddings;
   config.rel_lambda = reference.rel_lambda;
-  config.held_bytes = job.share.bytes() + (job.reference ? job.reference->bytes() : 0) + job.vocabulary.bytes();
   mpi::collective_step(comm, [&] {
     config.memory_bytes =
         engine.memory.empty() ? pipeline::default_memory_budget(comm) : pipeline::parse_memory_size(engine.memory, "--memory");
     if (!engine.round_size.empty()) config.round_bytes = pipeline::parse_memory_size(engine.round_size, "--round-size");
-    // The shares stay in memory throughout: they alone must leave room for the matrix.
-    if (config.held_bytes * 2 > config.memory_bytes) {
-      const double needed = 2.5 * static_cast<double>(config.held_bytes);
-      throw UsageError(cat("--memory ", pipeline::format_bytes(config.memory_bytes), " per rank is too small: rank ",
-                           comm.rank(), " holds ", pipeline::format_bytes(config.held_bytes),
-                           " of tokenized pairs before any matrix cell; needs at least ",
-                           static_cast<std::uint64_t>(std::ceil(comm.size() * needed / config.memory_bytes)),
-                           " ranks or --memory ", static_cast<std::uint64_t>(std::ceil(needed / (1 << 20))), "M"));
-    }
   });
   JobScores scores;
   static_cast<pipeline::EngineResult&>(scores) =

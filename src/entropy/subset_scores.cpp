@@ -76,14 +76,15 @@ class SubsetRows {
   std::vector<std::uint32_t> groups_touched_, row_touched_, cell_touched_;
 };
 
-}  // namespace
-
+// The number of pairs of every group over all ranks. Collective.
 std::vector<std::uint64_t> pairs_per_group(MPI_Comm comm, const PairGroups& groups) {
   std::vector<std::uint64_t> pairs(groups.group_count(), 0);
   for (auto g : groups.group_of_pair)
     if (g != kNoGroup) ++pairs[g];
   return mpi::sum_all(comm, pairs);
 }
+
+}  // namespace
 
 std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,

@@ -23,16 +23,22 @@ std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::strin
   return Failure{first, least[1] == 1, failure.first, failure.second};
 }
 
-void collective_step(const boost::mpi::communicator& comm, const std::function<void()>& step) {
-  int status = 0;
-  std::string message;
+int run_local_step(const std::function<void()>& step, std::string& message) {
   try {
     step();
   } catch (const UsageError& e) {
-    status = 2, message = e.what();
+    message = e.what();
+    return 2;
   } catch (const std::exception& e) {
-    status = 1, message = e.what();
+    message = e.what();
+    return 1;
   }
+  return 0;
+}
+
+void collective_step(const boost::mpi::communicator& comm, const std::function<void()>& step) {
+  std::string message;
+  const int status = run_local_step(step, message);
   const auto failure = first_failure(comm, status, message);
   if (failure) throw collective_error(*failure);
 }

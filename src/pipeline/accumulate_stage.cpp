@@ -131,14 +131,6 @@ void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMat
   jobs.clear();
 }
 
-std::string budget_advice(const boost::mpi::communicator& comm, double needed, const AccumulateLimits& limits) {
-  // A third more than the estimate: room for skew between ranks and the buffers.
-  const double ask = needed * 4 / 3;
-  const double ranks = std::ceil(comm.size() * ask / static_cast<double>(limits.memory_bytes));
-  return cat("needs at least ", static_cast<std::uint64_t>(ranks), " ranks or --memory ",
-             static_cast<std::uint64_t>(std::ceil(ask / (1 << 20))), "M");
-}
-
 }  // namespace
 
 void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
@@ -155,11 +147,7 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
   int status = 0;
   std::string message;
   for (;;) {
-    try {
-      writer.fill(next, round_words);
-    } catch (const std::exception& e) {
-      status = 1, message = e.what();
-    }
+    if (status == 0) status = mpi::run_local_step([&] { writer.fill(next, round_words); }, message);
     // One agreement a round: failures, pairs left, words to send, pairs done.
     std::uint64_t words = 0;
     for (const auto& box : writer.outbox()) words += box.size();
@@ -172,7 +160,7 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
     if (round[1] == 0 && round[2] == 0) break;
 
     const auto inbox = mpi::all_to_all(comm, writer.outbox());
-    try {
+    status = mpi::run_local_step([&] {
       add_messages(inbox, matrix, max_jobs, jobs);
       const double held = static_cast<double>(limits.held_bytes + matrix.bytes() + writer.buffer_bytes() +
                                               inbox.records.capacity() * 4 + jobs.capacity() * sizeof(mpi::RowJob));
@@ -182,13 +170,9 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
         throw UsageError(cat("the alignment matrix does not fit --memory ", format_bytes(limits.memory_bytes),
                              ": after ", static_cast<int>(100 * done), "% of the pairs this rank holds ",
                              format_bytes(held), " and would need about ", format_bytes(needed), "; ",
-                             budget_advice(comm, needed, limits)));
+                             budget_advice(comm.size(), needed, limits.memory_bytes)));
       }
-    } catch (const UsageError& e) {
-      status = 2, message = e.what();
-    } catch (const std::exception& e) {
-      status = 1, message = e.what();
-    }
+    }, message);
   }
   progress.finish(static_cast<std::uint64_t>(all_pairs));
 }

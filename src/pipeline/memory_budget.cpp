@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <string>
@@ -39,6 +40,12 @@ std::string format_bytes(double bytes) {
   else
     std::snprintf(text, sizeof text, "%.0f MiB", bytes / mib);
   return text;
+}
+
+std::string budget_advice(int ranks, double needed, std::uint64_t budget) {
+  const double ask = needed * 4 / 3;
+  return cat("needs at least ", static_cast<std::uint64_t>(std::ceil(ranks * ask / static_cast<double>(budget))),
+             " ranks or --memory ", static_cast<std::uint64_t>(std::ceil(ask / (1 << 20))), "M");
 }
 
 namespace {

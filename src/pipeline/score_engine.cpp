@@ -29,6 +29,14 @@ std::uint64_t round_bytes(const EngineConfig& config, const text::TokenizedShare
   return std::clamp<std::uint64_t>(message_bytes / 8, mib, std::max(std::min(config.memory_bytes / 16, 128 * mib), mib));
 }
 
+// The shares stay in memory throughout: they alone must leave as much room again for the matrix.
+void check_held_bytes_fit(const boost::mpi::communicator& comm, std::uint64_t held, std::uint64_t budget) {
+  if (budget == 0 || held * 2 <= budget) return;
+  throw UsageError(cat("--memory ", format_bytes(budget), " per rank is too small: rank ", comm.rank(), " holds ",
+                       format_bytes(held), " of tokenized pairs before any matrix cell; ",
+                       budget_advice(comm.size(), 2.0 * held, budget)));
+}
+
 class PhaseClock {
  public:
   explicit PhaseClock(std::vector<PhaseTime>& phases) : phases_(phases) {}
@@ -49,6 +57,8 @@ class PhaseClock {
 EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::TokenizedShare& corpus,
                               const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
                               const entropy::PairGroups& groups, const EngineConfig& config) {
+  const std::uint64_t held = corpus.bytes() + (reference ? reference->bytes() : 0) + vocabulary.bytes();
+  mpi::collective_step(comm, [&] { check_held_bytes_fit(comm, held, config.memory_bytes); });
   EngineResult result;
   PhaseClock clock(result.phases);
   const bool progress_here = comm.rank() == 0;
@@ -70,7 +80,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   AccumulateLimits limits;
   limits.memory_bytes = config.memory_bytes;
   limits.round_bytes = round_bytes(config, corpus);
-  limits.held_bytes = config.held_bytes;
+  limits.held_bytes = held;
   mpi::PartitionedMatrix q(*layout, mpi::WeightScale(corpus.total_lines));
   {
     Progress progress(progress_here, "align", "pairs", "on all ranks");

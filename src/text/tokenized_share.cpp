@@ -180,18 +180,13 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
 void TokenizedShare::shrink_to_fit() {
   // One vector at a time, before the matrix exists: the share is kept for the
   // whole run, and doubling growth can leave it half empty.
-  for (auto* v : {&src_len, &tgt_len, &type_counts}) v->shrink_to_fit();
-  for (auto* v : {&type_start, &src_hash, &tgt_hash}) v->shrink_to_fit();
-  flags.shrink_to_fit();
-  scores.shrink_to_fit();
-  ids.shrink_to_fit();
-  types.shrink_to_fit();
+  auto shrink = [](auto&... vectors) { (vectors.shrink_to_fit(), ...); };
+  shrink(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash);
 }
 
 std::uint64_t TokenizedShare::bytes() const {
-  auto held = [](const auto& v) { return std::uint64_t{v.capacity()} * sizeof(v[0]); };
-  std::uint64_t total = held(flags) + held(src_len) + held(tgt_len) + held(scores) + held(ids) + held(type_start) +
-                        held(types) + held(type_counts) + held(src_hash) + held(tgt_hash);
+  auto held = [](const auto&... vectors) { return ((std::uint64_t{vectors.capacity()} * sizeof(vectors[0])) + ...); };
+  std::uint64_t total = held(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash);
   for (const std::string& id : ids)
     if (id.capacity() > 15) total += id.capacity() + 1;  // beyond the small-string buffer
   return total;

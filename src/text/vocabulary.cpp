@@ -21,10 +21,6 @@ WordId Vocabulary::find(std::string_view word) const {
   return found == ids_.end() ? kNullWord : found->second;
 }
 
-}  // namespace tdcone::text
-
-namespace tdcone::text {
-
 std::uint64_t Vocabulary::bytes() const {
   std::uint64_t total = words_.capacity() * sizeof(std::string) + ids_.capacity() * (sizeof(std::string) + 8 + 1);
   for (const std::string& w : words_)

@@ -34,14 +34,14 @@ struct JobScores : pipeline::EngineResult {
 
 /// Runs the score engine on the job (TD-CONE of the corpus, its pairs and the
 /// subsets of `groups`; TD-CONE_REL with a reference). Stops every rank with
-/// exit status 2 when the shares alone leave no room in --memory. Collective.
+/// exit status 2 when --memory is too small. Collective.
 JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineOptions& engine,
                            const ReferenceOptions& reference, const entropy::PairGroups& groups);
 
 /// `/corpus` (SPEC §8) from subset 0, and the run's phase times and memory on `/`.
 void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with_reference);
 
-/// Adds the time of writing the output to the phases. Collective.
+/// Adds the time of writing the output to the phases (after the file is written).
 void add_write_phase(JobScores& scores, double seconds);
 
 /// The summary printed on rank 0.

@@ -49,7 +49,4 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
                                        const mpi::PartitionedMatrix* reference, double lambda,
                                        Progress* progress = nullptr);
 
-/// The number of pairs of every group (group_of_pair over all ranks). Collective.
-std::vector<std::uint64_t> pairs_per_group(MPI_Comm comm, const PairGroups& groups);
-
 }  // namespace tdcone::entropy

@@ -29,6 +29,11 @@ struct Failure {
 /// gets the failure of the lowest failing rank, or nothing when all are fine.
 std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::string& message);
 
+/// Runs `step` on this rank only: 0 when it returns, else the exit status of
+/// what it threw (UsageError 2, anything else 1) with its message in
+/// `message`. For loops whose collectives lie between local steps.
+int run_local_step(const std::function<void()>& step, std::string& message);
+
 /// The error every rank raises for `failure`: its message, prefixed with the
 /// failing rank unless all failed.
 CollectiveError collective_error(const Failure& failure);

@@ -13,6 +13,11 @@ std::uint64_t parse_memory_size(const std::string& text, const std::string& opti
 /// "1.50 GiB", "640 MiB".
 std::string format_bytes(double bytes);
 
+/// "needs at least N ranks or --memory M" for a rank that needs `needed`
+/// bytes under a `budget` per rank on `ranks` ranks (memory per rank falls as
+/// 1/ranks), with a third more room for skew between ranks and buffers.
+std::string budget_advice(int ranks, double needed, std::uint64_t budget);
+
 /// 80% of this node's memory (or of its cgroup limit, as under SLURM),
 /// divided by the ranks on this node. Collective.
 std::uint64_t default_memory_budget(MPI_Comm comm);

@@ -26,7 +26,6 @@ struct EngineConfig {
   double rel_lambda = 0.1;        // SPEC §4 smoothing of Q (--rel-lambda)
   std::uint64_t memory_bytes = 0; // per rank (--memory): round buffers and the rank's part of M must fit
   std::uint64_t round_bytes = 0;  // messages a rank sends per exchange round (--round-size); 0: automatic
-  std::uint64_t held_bytes = 0;   // memory the caller already holds (the tokenized shares), counted against it
 };
 
 struct PhaseTime {
