@@ -4,7 +4,6 @@
 
 #include <cstdio>
 
-#include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/read_stage.hpp"

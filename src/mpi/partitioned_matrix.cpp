@@ -87,27 +87,23 @@ MatrixLayout MatrixLayout::with_groups(std::size_t groups) const {
 PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
     : layout_(layout), scale_(scale), buckets_(layout.buckets) {}
 
-void PartitionedMatrix::merge_into(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& fresh) {
-  bytes_ -= cells.capacity() * sizeof(MatrixCell);
-  if (cells.empty()) {
-    cells.assign(fresh.begin(), fresh.end());
-  } else {
-    merged_.clear();
-    std::size_t i = 0, j = 0;
-    while (i < cells.size() && j < fresh.size()) {
-      if (cells[i].key < fresh[j].key) {
-        merged_.push_back(cells[i++]);
-      } else if (fresh[j].key < cells[i].key) {
-        merged_.push_back(fresh[j++]);
-      } else {
-        merged_.push_back({cells[i].key, cells[i].weight + fresh[j].weight});
-        ++i, ++j;
-      }
+void PartitionedMatrix::merge_into(std::vector<MatrixCell>& cells, const std::vector<MatrixCell>& fresh) {
+  merged_.clear();
+  std::size_t i = 0, j = 0;
+  while (i < cells.size() && j < fresh.size()) {
+    if (cells[i].key < fresh[j].key) {
+      merged_.push_back(cells[i++]);
+    } else if (fresh[j].key < cells[i].key) {
+      merged_.push_back(fresh[j++]);
+    } else {
+      merged_.push_back({cells[i].key, cells[i].weight + fresh[j].weight});
+      ++i, ++j;
     }
-    merged_.insert(merged_.end(), cells.begin() + static_cast<std::ptrdiff_t>(i), cells.end());
-    merged_.insert(merged_.end(), fresh.begin() + static_cast<std::ptrdiff_t>(j), fresh.end());
-    cells.assign(merged_.begin(), merged_.end());  // exactly sized: no slack kept per bucket
   }
+  merged_.insert(merged_.end(), cells.begin() + static_cast<std::ptrdiff_t>(i), cells.end());
+  merged_.insert(merged_.end(), fresh.begin() + static_cast<std::ptrdiff_t>(j), fresh.end());
+  bytes_ -= cells.capacity() * sizeof(MatrixCell);
+  cells.assign(merged_.begin(), merged_.end());  // exactly sized: no slack kept per bucket
   bytes_ += cells.capacity() * sizeof(MatrixCell);
 }
 

@@ -117,7 +117,7 @@ class PartitionedMatrix {
 
  private:
   /// Merges sorted, combined `fresh` cells into the sorted `cells` of a bucket.
-  void merge_into(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& fresh);
+  void merge_into(std::vector<MatrixCell>& cells, const std::vector<MatrixCell>& fresh);
 
   MatrixLayout layout_;
   WeightScale scale_;
