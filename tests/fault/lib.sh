@@ -1,0 +1,12 @@
+# Shared helpers for the fault tests: those of tests/e2e/lib.sh, plus bounded runs.
+source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
+# bounded SECONDS STATUS PATTERN -- command...: like expect_failure, but the
+# command is killed after SECONDS and a timeout fails the test as a hang.
+bounded() {
+  local seconds=$1 status=$2 pattern=$3; shift 4
+  local rc=0
+  timeout -k 5 "$seconds" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || rc=$?
+  [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hang: '$*' still running after ${seconds}s ($(tail -3 "$WORK/err.txt"))"
+  [ "$rc" -eq "$status" ] || fail "expected exit $status, got $rc: $* ($(cat "$WORK/err.txt"))"
+  grep -q -- "$pattern" "$WORK/err.txt" || fail "stderr of '$*' lacks '$pattern': $(cat "$WORK/err.txt")"
+}
