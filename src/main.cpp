@@ -16,6 +16,7 @@ int main(int argc, char** argv) {
   std::signal(SIGXFSZ, SIG_IGN);
   boost::mpi::environment environment(argc, argv);
   boost::mpi::communicator world;
+  const tdcone::mpi::FailureChannel failures(world);
   try {
     return tdcone::cli::run_cli(world, argc, argv);
   } catch (const tdcone::mpi::CollectiveError& e) {

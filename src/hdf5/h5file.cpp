@@ -12,6 +12,9 @@
 #include <filesystem>
 #include <functional>
 #include <limits>
+#include <optional>
+
+#include <xxhash.h>
 
 #include "h5handle.hpp"
 #include "tdcone/error.hpp"
@@ -50,6 +53,12 @@ struct CollectiveMetadata {  // file access: metadata reads and writes done coll
   void apply(hid_t fapl, const Where& where) const {
     check(H5Pset_all_coll_metadata_ops(fapl, true), "set collective metadata reads for", where.object, where.file);
     check(H5Pset_coll_metadata_write(fapl, true), "set collective metadata writes for", where.object, where.file);
+  }
+};
+
+struct NoFileLocking {  // file access: a read-back where the file system has no locks (Lustre without flock)
+  void apply(hid_t fapl, const Where& where) const {
+    check(H5Pset_file_locking(fapl, false, true), "turn off file locking for", where.object, where.file);
   }
 };
 
@@ -139,25 +148,18 @@ Handle string_type(std::size_t width, const Where& where) {
 // ---- agreement between ranks ----
 
 /// Runs `step` on the ranks where `here` holds and makes the outcome everyone's:
-/// if it throws anywhere, every rank throws the same error type with the
-/// message of the lowest such rank, so that no rank goes on to a collective
-/// call the others have left (a disk that fills up under one rank's write).
+/// if it throws anywhere, the lowest such rank throws its error again, and
+/// every other rank a CollectiveError with that message, so that no rank goes
+/// on to a collective call the others have left (a disk that fills up under
+/// one rank's write).
 void agreed(MPI_Comm comm, bool here, const std::function<void()>& step) {
-  int kind = 0;  // 0 ok, 1 UsageError, 2 IoError
   std::string message;
-  if (here) {
-    try {
-      step();
-    } catch (const UsageError& e) {
-      kind = 1, message = e.what();
-    } catch (const std::exception& e) {
-      kind = 2, message = e.what();
-    }
-  }
-  const auto failure = mpi::first_failure(comm, kind, message);
+  const int status = here ? mpi::run_local_step(step, message) : 0;  // 2 for a UsageError, else 1
+  const auto failure = mpi::first_failure(comm, status, message);
   if (!failure) return;
-  if (failure->status == 1) throw UsageError(failure->message);
-  throw IoError(failure->rank == 0 ? failure->message : cat(failure->message, " (on rank ", failure->rank, ")"));
+  if (!failure->here) throw mpi::collective_error(*failure);
+  if (failure->status == 2) throw UsageError(failure->message);
+  throw IoError(failure->message);
 }
 
 // The shortest text that reads back as the same double.
@@ -213,6 +215,18 @@ struct OutputFile::Impl {
   Handle file;
   bool created = false;  // the partial file may exist and is ours to remove
   bool committed = false;
+  std::optional<mpi::AbortCleanup> remove_on_abort;
+
+  // What this rank wrote to each dataset, read back before the rename: an
+  // MPI-IO layer can drop a write on a full disk without reporting it (Open
+  // MPI's ompio collective writes do), and the file would look complete.
+  struct WrittenRows {
+    std::string dataset;
+    Handle memory_type;  // a copy of the type the rows were written with
+    std::uint64_t offset = 0, count = 0;
+    XXH64_hash_t hash = 0;
+  };
+  std::vector<WrittenRows> written;
 
   ~Impl() {  // never throws: close what is open, drop an unfinished file
     int finalized = 0;
@@ -221,12 +235,49 @@ struct OutputFile::Impl {
       file.forget();
       return;
     }
-    file.close();  // collective, like the constructor: on an error path all ranks should be here
-    if (created && !committed && rank == 0) {
-      std::error_code ec;
-      fs::remove(partial, ec);
-    }
+    if (file.valid())
+      abandon();
+    else if (created && !committed && rank == 0)
+      drop_partial();  // H5Fcreate failed
     if (comm != MPI_COMM_NULL) MPI_Comm_free(&comm);
+  }
+
+  /// Removes the partial file's name and its contents (any rank may): a
+  /// disk that filled up gets its space back, so HDF5's closing writes succeed.
+  void drop_partial() const {
+    if (::truncate(partial.c_str(), 0) == 0) ::unlink(partial.c_str());
+  }
+
+  /// After an error: drop the partial file and close it on every rank. The
+  /// error reaches the ranks at different points (a rank-local exception, or
+  /// the agreement after a failed write), so they first agree that all of
+  /// them are here; a rank whose partners never come stops the job.
+  void abandon() {
+    if (created && rank == 0) drop_partial();
+    for (int round = 0; round < 2; ++round) {
+      // Ranks elsewhere see this as a failure at their next agreement and come here too.
+      const auto all = mpi::first_failure(comm, 1, cat(partial, " abandoned after an error"));
+      if (all && all->everywhere) {
+        if (created && rank == 0) drop_partial();
+        close_or_abort();
+        return;
+      }
+    }
+    stop_job(cat("cannot close ", partial, " on every rank after an error"));
+  }
+
+  /// Closes the file (collective). HDF5 cannot be shut down cleanly after a
+  /// failed close (it would close the file again inside MPI_Finalize, with
+  /// collectives of its own), so a failure here stops the job.
+  void close_or_abort() {
+    if (file.close() < 0) stop_job(cat("cannot close ", partial, ": ", detail::hdf5_reason()));
+  }
+
+  [[noreturn]] void stop_job(const std::string& message) const {
+    std::fprintf(stderr, "tdcone: rank %d: error: %s; stopping the job\n", rank, message.c_str());
+    drop_partial();
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    std::abort();  // MPI_Abort does not return
   }
 
   void require_open(const std::string& object) const {
@@ -299,8 +350,37 @@ struct OutputFile::Impl {
                        count > 0 ? data : &dummy),
               "write", what, partial);
       });
+      if (count > 0)
+        written.push_back({dataset, own(H5Tcopy(memory_type), H5Tclose, "copy the type of", what, partial), offset,
+                           count, XXH3_64bits(data, count * H5Tget_size(memory_type))});
     }
     check(dset.close(), "close", what, partial);
+  }
+
+  /// Reads back this rank's rows of every dataset from the closed file and
+  /// compares them with what was written.
+  void verify_written() const {
+    const Where where{"the file", partial};
+    const Handle fapl = property_list(H5P_FILE_ACCESS, where, NoFileLocking{});
+    const Handle reopened = own(H5Fopen(partial.c_str(), H5F_ACC_RDONLY, fapl.get()), H5Fclose, "reopen", where.object,
+                                partial);
+    std::vector<char> rows;
+    for (const WrittenRows& w : written) {
+      const std::string what = "dataset " + w.dataset;
+      const Handle dset = own(H5Dopen2(reopened.get(), w.dataset.c_str(), H5P_DEFAULT), H5Dclose, "reopen", what, partial);
+      const Handle file_space = own(H5Dget_space(dset.get()), H5Sclose, "get the dataspace of", what, partial);
+      hsize_t start = w.offset, count = w.count;
+      check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), "select rows of",
+            what, partial);
+      const Handle memory_space =
+          own(H5Screate_simple(1, &count, nullptr), H5Sclose, "create a memory dataspace for", what, partial);
+      rows.resize(w.count * H5Tget_size(w.memory_type.get()));
+      check(H5Dread(dset.get(), w.memory_type.get(), memory_space.get(), file_space.get(), H5P_DEFAULT, rows.data()),
+            "read back", what, partial);
+      if (XXH3_64bits(rows.data(), rows.size()) != w.hash)
+        throw IoError(cat(what, " reads back different from what was written (rows ", w.offset, " to ",
+                          w.offset + w.count - 1, ")"));
+    }
   }
 
   template <class T>
@@ -328,8 +408,12 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
   Handle fcpl = property_list(H5P_FILE_CREATE, where, TrackCreationOrder{});
   Handle fapl = property_list(H5P_FILE_ACCESS, where, MpioFileAccess{f.comm}, CollectiveMetadata{});
   f.created = true;
-  const hid_t id = H5Fcreate(f.partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
-  if (id < 0) throw IoError(cat("cannot create ", f.partial, ": ", detail::hdf5_reason()));
+  f.remove_on_abort.emplace([partial = f.partial] { ::unlink(partial.c_str()); });
+  hid_t id = -1;
+  agreed(f.comm, true, [&] {
+    id = H5Fcreate(f.partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
+    if (id < 0) throw IoError(cat("cannot create ", f.partial, ": ", detail::hdf5_reason()));
+  });
   f.file = Handle(id, H5Fclose);
 }
 
@@ -400,9 +484,15 @@ void OutputFile::write_column(const std::string& dataset, const std::vector<std:
 void OutputFile::commit() {
   Impl& f = *impl_;
   if (f.committed) return;
-  // Close the file on every rank (collective), and agree that it went well.
+  f.require_open("the file");
+  f.close_or_abort();  // collective; the data and metadata reach the disk here
   agreed(f.comm, true, [&] {
-    if (f.file.valid() && f.file.close() < 0) throw IoError(cat("cannot close ", f.partial, ": ", detail::hdf5_reason()));
+    try {
+      f.verify_written();
+    } catch (const IoError& e) {
+      throw IoError(cat(f.path, " was not written correctly (a full disk, or an I/O error the MPI-IO layer did not "
+                                "report); nothing was kept: ", e.what()));
+    }
   });
   agreed(f.comm, f.rank == 0, [&] {
     std::error_code ec;

@@ -1,6 +1,5 @@
 #include "tdcone/pipeline/read_stage.hpp"
 
-#include "tdcone/mpi/guard.hpp"
 #include "tdcone/progress.hpp"
 
 namespace tdcone::pipeline {
@@ -8,11 +7,8 @@ namespace tdcone::pipeline {
 text::TokenizedShare read_files(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
                                 const text::ReadOptions& options, text::Vocabulary& vocabulary, const std::string& what) {
   Progress progress(comm.rank() == 0, "read " + what, "lines", "on rank 0");
-  text::TokenizedShare share;
-  mpi::collective_step(comm, [&] {
-    share = text::read_share(comm, files, options, vocabulary,
-                             [&](std::uint64_t lines, double fraction) { progress.update(lines, fraction); });
-  });
+  text::TokenizedShare share = text::read_share(
+      comm, files, options, vocabulary, [&](std::uint64_t lines, double fraction) { progress.update(lines, fraction); });
   progress.finish(share.size());
   return share;
 }

@@ -71,8 +71,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
     std::fprintf(stderr, "tdcone: --align static without --embeddings: uniform over y\\x (SPEC §3)\n");
   align::PairAligner aligner(config.align, by_embedding && !config.embeddings.empty() ? &embeddings : nullptr);
 
-  RoutedVocabulary words;
-  mpi::collective_step(comm, [&] { words = route_vocabulary(comm, corpus, reference, vocabulary, groups); });
+  RoutedVocabulary words = route_vocabulary(comm, corpus, reference, vocabulary, groups);
   std::optional<mpi::MatrixLayout> layout;
   mpi::collective_step(comm, [&] { layout = mpi::MatrixLayout::make(words.global, comm.rank(), groups.group_count()); });
   clock.lap("vocabulary");

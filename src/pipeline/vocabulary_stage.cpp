@@ -1,5 +1,7 @@
 #include "tdcone/pipeline/vocabulary_stage.hpp"
 
+#include "tdcone/mpi/guard.hpp"
+
 namespace tdcone::pipeline {
 
 namespace {
@@ -21,8 +23,10 @@ RoutedVocabulary route_vocabulary(const boost::mpi::communicator& comm, const te
                                   const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
                                   const entropy::PairGroups& groups) {
   mpi::WordMarks marks(vocabulary.size(), groups.group_count());
-  mark_words(corpus, marks, mpi::WordMarks::corpus_input, mpi::WordMarks::corpus_output, groups.group_of_pair);
-  if (reference) mark_words(*reference, marks, mpi::WordMarks::reference_input, mpi::WordMarks::reference_output);
+  mpi::collective_step(comm, [&] {  // local: agreed before the vocabulary exchange
+    mark_words(corpus, marks, mpi::WordMarks::corpus_input, mpi::WordMarks::corpus_output, groups.group_of_pair);
+    if (reference) mark_words(*reference, marks, mpi::WordMarks::reference_input, mpi::WordMarks::reference_output);
+  });
   RoutedVocabulary result;
   result.global = mpi::build_global_vocabulary(comm, vocabulary, marks);
   result.routes.global_id = result.global.global_id;  // a view: moving the result keeps the buffer

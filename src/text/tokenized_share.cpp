@@ -9,6 +9,7 @@
 
 #include "tdcone/error.hpp"
 #include "tdcone/io/line_reader.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::text {
 
@@ -135,24 +136,28 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
 
   std::vector<std::uint64_t> lines_per_segment;
   std::vector<PendingBadLine> pending;
-  std::uint64_t bytes_before = 0;
-  for (std::size_t k = 0; k < segments.size(); ++k) {
-    io::LineReader reader(files[segments[k].file], segments[k], options.max_line_bytes);
-    share.file_starts.emplace_back(share.size(), segments[k].file);
-    io::Line line;
-    std::uint64_t index = 0;
-    for (; reader.next(line); ++index) {
-      std::string reason = builder.add(line);
-      if (!reason.empty()) {
-        if (share.bad_count++ < kReportedBadLines)
-          pending.push_back({k, index, share.size() - 1, std::move(reason)});
+  // A read error (a damaged zstd frame, an I/O error) may hit some ranks only:
+  // it is agreed on before the numbering exchange below.
+  mpi::collective_step(comm, [&] {
+    std::uint64_t bytes_before = 0;
+    for (std::size_t k = 0; k < segments.size(); ++k) {
+      io::LineReader reader(files[segments[k].file], segments[k], options.max_line_bytes);
+      share.file_starts.emplace_back(share.size(), segments[k].file);
+      io::Line line;
+      std::uint64_t index = 0;
+      for (; reader.next(line); ++index) {
+        std::string reason = builder.add(line);
+        if (!reason.empty()) {
+          if (share.bad_count++ < kReportedBadLines)
+            pending.push_back({k, index, share.size() - 1, std::move(reason)});
+        }
+        if (on_progress && (share.size() & 0xffff) == 0)
+          on_progress(share.size(), share_bytes ? double(bytes_before + reader.bytes_consumed()) / share_bytes : 1.0);
       }
-      if (on_progress && (share.size() & 0xffff) == 0)
-        on_progress(share.size(), share_bytes ? double(bytes_before + reader.bytes_consumed()) / share_bytes : 1.0);
+      bytes_before += reader.bytes_consumed();
+      lines_per_segment.push_back(index);
     }
-    bytes_before += reader.bytes_consumed();
-    lines_per_segment.push_back(index);
-  }
+  });
 
   // Global numbering: pair ids run over ranks in order; line numbers count
   // the lines of earlier segments of the same file.

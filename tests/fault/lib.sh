@@ -2,8 +2,13 @@
 source "$(dirname "${BASH_SOURCE[0]}")/../e2e/lib.sh"
 # bounded SECONDS STATUS PATTERN -- command...: like expect_failure, but the
 # command is killed after SECONDS and a timeout fails the test as a hang.
+# The command may be `run_mpi N ARGS...`.
 bounded() {
   local seconds=$1 status=$2 pattern=$3; shift 4
+  if [ "$1" = run_mpi ]; then  # timeout runs programs, not shell functions
+    local n=$2; shift 2
+    set -- "${TDCONE_MPIRUN:-mpirun}" -n "$n" --oversubscribe "$TDCONE" "$@"
+  fi
   local rc=0
   timeout -k 5 "$seconds" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || rc=$?
   [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hang: '$*' still running after ${seconds}s ($(tail -3 "$WORK/err.txt"))"

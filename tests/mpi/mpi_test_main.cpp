@@ -3,9 +3,14 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <optional>
+
+#include "tdcone/mpi/guard.hpp"
+
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
+  std::optional<tdcone::mpi::FailureChannel> failures(MPI_COMM_WORLD);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   if (rank != 0) {
@@ -15,6 +20,7 @@ int main(int argc, char** argv) {
   int local_failed = RUN_ALL_TESTS() != 0 ? 1 : 0;
   int any_failed = 0;
   MPI_Allreduce(&local_failed, &any_failed, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  failures.reset();
   MPI_Finalize();
   return any_failed;
 }

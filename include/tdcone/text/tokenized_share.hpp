@@ -82,7 +82,8 @@ struct TokenizedShare {
 /// numbering pairs globally and interning words into `vocabulary` (shared by
 /// a corpus and its reference so that their word ids agree).
 /// `on_progress(lines, fraction)` is called now and then.
-/// Collective (exchanges line counts).
+/// Collective (exchanges line counts). A read error on any rank becomes an
+/// mpi::CollectiveError on every rank.
 TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
                           const ReadOptions& options, Vocabulary& vocabulary,
                           const std::function<void(std::uint64_t, double)>& on_progress = {});
