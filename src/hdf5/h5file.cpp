@@ -194,6 +194,9 @@ void check_output_target(const std::string& path, bool force) {
   const auto status = fs::status(target, ec);
   if (fs::exists(status)) {
     if (fs::is_directory(status)) throw UsageError(cat("output file is a directory: ", path));
+    // A device, FIFO or socket is not ours to replace by a file, --force or not.
+    if (!fs::is_regular_file(status))
+      throw UsageError(cat("output file is not a regular file: ", path, " (--force replaces regular files only)"));
     if (!force) throw UsageError(cat("output file exists: ", path, " (use --force to overwrite)"));
   }
   fs::path dir = target.parent_path();
@@ -495,9 +498,8 @@ void OutputFile::commit() {
     }
   });
   agreed(f.comm, f.rank == 0, [&] {
+    check_output_target(f.path, f.force);  // again: something may have appeared there meanwhile
     std::error_code ec;
-    if (!f.force && fs::exists(f.path, ec))
-      throw UsageError(cat("output file exists: ", f.path, " (use --force to overwrite)"));
     fs::rename(f.partial, f.path, ec);  // replaces an existing file atomically
     if (ec) throw IoError(cat("cannot rename ", f.partial, " to ", f.path, ": ", ec.message()));
   });

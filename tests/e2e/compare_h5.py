@@ -17,12 +17,13 @@ def is_run_attribute(key):
     return key in RUN_ATTRIBUTES or key.startswith("seconds_")
 
 
-def close(a, b):
+def identical(a, b):
+    """Same shape, type and bytes: floats to the bit (-0.0 is not 0.0, NaN is NaN)."""
     a, b = np.asarray(a), np.asarray(b)
-    if a.shape != b.shape:
+    if a.shape != b.shape or a.dtype != b.dtype:
         return False
-    if a.dtype.kind == "f":
-        return bool(np.all((np.isnan(a) & np.isnan(b)) | (a == b)))
+    if a.dtype.kind in "biuf":
+        return a.tobytes() == b.tobytes()
     return bool(np.all(a == b))
 
 
@@ -37,10 +38,10 @@ def main(left_path, right_path):
             for key, value in obj.attrs.items():
                 if is_run_attribute(key):
                     continue
-                if key not in other.attrs or not close(value, other.attrs[key]):
+                if key not in other.attrs or not identical(value, other.attrs[key]):
                     problems.append(f"{name}@{key}: {value!r} != {other.attrs.get(key)!r}")
             if isinstance(obj, h5py.Dataset):
-                if obj.shape != other.shape or not close(obj[()], other[()]):
+                if obj.shape != other.shape or not identical(obj[()], other[()]):
                     problems.append(f"{name}: values differ")
         visit("/", left["/"])
         left.visititems(visit)

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <mpi.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -385,6 +386,20 @@ TEST_F(H5OutputTarget, MissingOrNonDirectoryParentIsRejected) {
   EXPECT_THROW(check_output_target(path("plain/out.h5"), true), UsageError);
   fs::create_directory(path("adir"));
   EXPECT_THROW(check_output_target(path("adir"), true), UsageError);  // a directory is not an output file
+}
+
+TEST_F(H5OutputTarget, ForceReplacesRegularFilesOnly) {
+  ASSERT_EQ(::mkfifo(path("fifo").c_str(), 0600), 0);
+  EXPECT_THROW(check_output_target(path("fifo"), true), UsageError);
+  EXPECT_THROW(check_output_target("/dev/null", true), UsageError);  // a device node stays one
+  fs::create_symlink("/dev/null", path("to-device"));
+  EXPECT_THROW(check_output_target(path("to-device"), true), UsageError);
+  try {
+    check_output_target("/dev/full", true);
+    FAIL() << "expected UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()), "output file is not a regular file: /dev/full (--force replaces regular files only)");
+  }
 }
 
 TEST_F(H5OutputTarget, UnwritableDirectoryIsRejected) {

@@ -14,8 +14,9 @@ namespace tdcone::h5 {
 
 enum class Compression { deflate, zstd, none };  // deflate = shuffle + deflate level 4
 
-/// Throws UsageError if `path` exists and `force` is false, or if its
-/// directory is not writable. Call before any long work.
+/// Throws UsageError if `path` exists and `force` is false, if it exists and
+/// is not a regular file (a directory, device, FIFO; --force or not), or if
+/// its directory is not writable. Call before any long work.
 void check_output_target(const std::string& path, bool force);
 
 /// A new HDF5 file written collectively by every rank of `comm` (MPI-IO).
