@@ -283,13 +283,19 @@ struct OutputFile::Impl {
     std::abort();  // MPI_Abort does not return
   }
 
-  void require_open(const std::string& object) const {
-    if (!file.valid()) throw IoError(cat("cannot write ", object, ": ", path, " is already committed or closed"));
+  /// Every collective call on the file starts here: the ranks agree that the
+  /// file is open and that none of them failed since the last call (an error
+  /// between two calls, on one rank only, reaches the others here, not in a
+  /// collective call of HDF5 that would wait for the failed rank forever).
+  void enter(const std::string& object) const {
+    agreed(comm, true, [&] {
+      if (!file.valid()) throw IoError(cat("cannot write ", object, ": ", path, " is already committed or closed"));
+    });
   }
 
   void write_attribute(const std::string& object, const std::string& name, hid_t type, const void* value) {
     const std::string what = cat("attribute '", name, "' of ", object);
-    require_open(what);
+    enter(what);
     Handle target = own(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "open",
                         cat("object ", object, " for attribute '", name, "'"), partial);
     const htri_t exists = H5Aexists(target.get(), name.c_str());
@@ -388,7 +394,7 @@ struct OutputFile::Impl {
 
   template <class T>
   void write_numbers(const std::string& dataset, std::span<const T> rows, std::uint64_t offset, std::uint64_t total) {
-    require_open("dataset " + dataset);
+    enter("dataset " + dataset);
     agree_layout("dataset " + dataset, rows.size(), offset, total, 0);
     write_dataset(dataset, ColumnType<T>::file(), ColumnType<T>::memory(), rows.data(), rows.size(), offset, total);
   }
@@ -425,7 +431,7 @@ OutputFile::~OutputFile() = default;  // Impl::~Impl closes and removes an uncom
 void OutputFile::create_group(const std::string& group) {
   Impl& f = *impl_;
   const std::string what = "group " + group;
-  f.require_open(what);
+  f.enter(what);
   Handle gcpl = property_list(H5P_GROUP_CREATE, Where{what, f.partial}, TrackCreationOrder{});
   Handle handle = own(H5Gcreate2(f.file.get(), group.c_str(), H5P_DEFAULT, gcpl.get(), H5P_DEFAULT), H5Gclose, "create",
                       what, f.partial);
@@ -474,7 +480,7 @@ void OutputFile::write_column(const std::string& dataset, const std::vector<std:
                               std::uint64_t total) {
   Impl& f = *impl_;
   const std::string what = "dataset " + dataset;
-  f.require_open(what);
+  f.enter(what);
   std::uint64_t longest = 0;
   for (const auto& row : rows) longest = std::max<std::uint64_t>(longest, row.size());
   const std::size_t width = std::max<std::uint64_t>(f.agree_layout(what, rows.size(), offset, total, longest), 1);
@@ -487,7 +493,7 @@ void OutputFile::write_column(const std::string& dataset, const std::vector<std:
 void OutputFile::commit() {
   Impl& f = *impl_;
   if (f.committed) return;
-  f.require_open("the file");
+  f.enter("the file");
   f.close_or_abort();  // collective; the data and metadata reach the disk here
   agreed(f.comm, true, [&] {
     try {

@@ -73,10 +73,11 @@ std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::strin
   MPI_Comm_rank(channel, &rank);
   MPI_Comm_size(channel, &size);
   // One reduction: the lowest rank with a failure of its own, the lowest
-  // failing rank, and whether every rank failed. Non-blocking on every rank
-  // (it must not meet a blocking one), so that a failing rank can give up waiting.
-  const bool failed = status != 0;
-  const int mine[3] = {failed && !consequence ? rank : size, failed ? rank : size, failed ? 1 : 0};
+  // failing rank, and whether every rank failed of its own. Non-blocking on
+  // every rank (it must not meet a blocking one), so that a failing rank can
+  // give up waiting.
+  const bool failed = status != 0, cause = failed && !consequence;
+  const int mine[3] = {cause ? rank : size, failed ? rank : size, cause ? 1 : 0};
   int least[3] = {size, size, 0};
   MPI_Request request;
   MPI_Iallreduce(mine, least, 3, MPI_INT, MPI_MIN, channel, &request);

@@ -2,6 +2,7 @@
 // write nothing and the others write uneven, non chunk-aligned row ranges,
 // over several chunks, for every compression. Rank 0 reads everything back
 // and every rank agrees on the verdict.
+#include <boost/mpi/communicator.hpp>
 #include <gtest/gtest.h>
 #include <hdf5.h>
 #include <mpi.h>
@@ -16,6 +17,7 @@
 #include "shared_dir.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace {
 
@@ -269,14 +271,44 @@ TEST(H5ParallelLifecycle, UncommittedFileIsRemovedAndCommitIsAgreed) {
     MPI_Barrier(MPI_COMM_WORLD);
     try {
       out.commit();
-    } catch (const tdcone::UsageError&) {
+    } catch (const tdcone::UsageError&) {  // rank 0, which found it
       threw = true;
+    } catch (const tdcone::mpi::CollectiveError& e) {  // the others, with rank 0's status
+      threw = e.exit_status == 2;
     }
   }
   EXPECT_TRUE(threw);
   EXPECT_TRUE(all_agree(threw));
   MPI_Barrier(MPI_COMM_WORLD);
   EXPECT_FALSE(fs::exists(file + ".partial"));
+}
+
+// An error on one rank between two calls (not inside HDF5): the others learn
+// it at their next call instead of waiting in HDF5 for the failed rank, all
+// close the file, and the failed rank's message is the one reported.
+TEST(H5ParallelWrite, AnErrorOnOneRankBetweenCallsStopsEveryRank) {
+  const SharedTempDir scratch("h5par_local_error");
+  const std::string file = (scratch.path() / "out.h5").string();
+  const int failing = world_size() - 1;
+  std::string message;
+  int status = 0;
+  try {
+    tdcone::mpi::collective_step(boost::mpi::communicator(), [&] {
+      OutputFile out(file, false, MPI_COMM_WORLD, Compression::deflate);
+      out.create_group("/g");
+      if (world_rank() == failing) throw tdcone::IoError("a local failure");
+      out.set_attribute("/g", "a", 1.0);
+      out.write_column("/g/x", std::span<const double>(std::vector<double>{1.0}), world_rank(), world_size());
+      out.commit();
+    });
+  } catch (const tdcone::mpi::CollectiveError& e) {
+    message = e.what();
+    status = e.exit_status;
+  }
+  EXPECT_EQ(status, 1);
+  EXPECT_EQ(message, world_size() == 1 ? "a local failure" : "rank " + std::to_string(failing) + ": a local failure");
+  MPI_Barrier(MPI_COMM_WORLD);
+  EXPECT_TRUE(all_agree(!fs::exists(file + ".partial") && !fs::exists(file)));
 }
 
 }  // namespace

@@ -22,7 +22,7 @@ struct CollectiveError : std::runtime_error {
 /// A failure on some rank, as every rank learns it.
 struct Failure {
   int rank = 0;             // the lowest rank whose failure is a cause, not a consequence
-  bool everywhere = false;  // every rank failed
+  bool everywhere = false;  // every rank failed, each of its own
   bool here = false;        // `rank` is this rank
   int status = 0;           // that rank's nonzero status
   std::string message;
