@@ -131,7 +131,10 @@ std::vector<std::string> config_arguments(const std::string& path, const OptionS
     }
     for (std::string& value : values) {
       if (rule && !rule->accept(value)) refuse(takes);
-      arguments.push_back("--" + key + "=" + value);
+      if (value.empty())  // CLI11 reads "--key=" as "--key" and takes the next argument as its value
+        arguments.insert(arguments.end(), {"--" + key, ""});
+      else
+        arguments.push_back("--" + key + "=" + value);
     }
   }
   return arguments;

@@ -141,12 +141,19 @@ TEST(CommandLine, BadValuesNameTheOptionAndWhatItTakes) {
   EXPECT_FALSE(command.lowercase);
 }
 
-TEST(EffectiveToml, ReadsBackTheSameSeedBeyondTheTomlIntegerRange) {
+TEST(EffectiveToml, ReadsBackAsTheSameOptions) {
   Command command;
-  ASSERT_EQ(command.parse({"--seed", "18446744073709551615"}), "");
+  ASSERT_EQ(command.parse({"--seed", "18446744073709551615", "--shards", "3", "--no-lowercase", "--thresholds", "0.5"}), "");
   test_support::TempDir dir;
-  const auto args = config_arguments(dir.write("effective.toml", command.options.effective_toml()), Command().options, {});
-  EXPECT_NE(std::find(args.begin(), args.end(), "--seed=18446744073709551615"), args.end());
+  const std::string path = dir.write("effective.toml", command.options.effective_toml());
+  Command again;
+  const auto args = config_arguments(path, again.options, {});
+  ASSERT_EQ(again.parse(args), "");  // with the empty --output: "--output=" would swallow the next argument
+  EXPECT_EQ(again.seed, 18446744073709551615u);  // beyond TOML's signed integers: written as a string
+  EXPECT_EQ(again.shards, 3u);
+  EXPECT_FALSE(again.lowercase);
+  EXPECT_EQ(again.thresholds, std::vector<double>{0.5});
+  EXPECT_EQ(again.output, "");
 }
 
 }  // namespace
