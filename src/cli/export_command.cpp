@@ -7,6 +7,7 @@
 #include <toml++/toml.h>
 
 #include "tdcone/cli/commands.hpp"
+#include "tdcone/cli/standard_output.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/io/line_reader.hpp"
@@ -58,7 +59,7 @@ std::string cell(std::string text) {
 
 // The classic cynical-selection ("jaded") table: one line per AVAIL line in selection order.
 // The text comes from --input, else from the AVAIL files the run recorded; the side likewise.
-void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::ostream& out) {
+void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::ostream& out, const std::string& out_name) {
   CorpusOptions corpus = options.corpus;
   if (corpus.inputs.empty()) {
     std::istringstream recorded(reader.attribute_string("/", "inputs"));
@@ -78,16 +79,18 @@ void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::os
     out << pair_ids[r];
     for (const auto& column : columns) out << "\t" << cell(column[r]);
     out << "\t" << cell(line_text(texts[pair_ids[r]], side)) << "\n";
+    check_written(out, out_name);
   }
 }
 
-void write_table(const ExportOptions& options, std::ostream& out) {
+// Writes the table to `out`, named `out_name` in messages; stops at the first failed write.
+void write_table(const ExportOptions& options, std::ostream& out, const std::string& out_name) {
   const h5::Reader reader(options.hdf5);
   const std::string group = "/" + options.group;
   if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
   if (options.jaded) {
     if (options.group != "selection") throw UsageError("--jaded is for --group selection");
-    write_jaded(options, reader, out);
+    write_jaded(options, reader, out, out_name);
     return;
   }
   const auto names = reader.datasets(group);
@@ -126,16 +129,23 @@ void write_table(const ExportOptions& options, std::ostream& out) {
         out << "\t" << cell(line_text(texts[pair_ids[r]], side));
     }
     out << "\n";
+    check_written(out, out_name);
   }
 }
 
 }  // namespace
 
 int run_export(const boost::mpi::communicator& comm, const ExportOptions& options) {
+  int status = 0;
   mpi::collective_step(comm, [&] {
     if (comm.rank() != 0) return;  // a small serial job; extra ranks wait
     if (options.output == "-") {
-      write_table(options, std::cout);
+      try {
+        write_table(options, std::cout, "standard output");
+        check_written(std::cout.flush(), "standard output");
+      } catch (const ReaderGone&) {
+        status = kExitReaderGone;
+      }
       return;
     }
     h5::check_output_target(options.output, options.force);
@@ -144,17 +154,18 @@ int run_export(const boost::mpi::communicator& comm, const ExportOptions& option
       std::ofstream file(partial, std::ios::binary);
       if (!file) throw IoError(cat("cannot write ", partial));
       try {
-        write_table(options, file);
+        write_table(options, file, options.output);
+        file.close();
+        check_written(file, options.output);
       } catch (...) {
         file.close();
         std::remove(partial.c_str());
         throw;
       }
-      if (!file.flush()) throw IoError(cat("write failed: ", partial));
     }
     if (std::rename(partial.c_str(), options.output.c_str()) != 0) throw IoError(cat("cannot rename to ", options.output));
   });
-  return 0;
+  return status;
 }
 
 }  // namespace tdcone::cli

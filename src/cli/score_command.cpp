@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/cli/standard_output.hpp"
 #include "tdcone/progress.hpp"
 #include "tdcone/cli/tables.hpp"
 #include "tdcone/error.hpp"
@@ -81,7 +82,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   add_write_phase(scores, write_clock.seconds());
   print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.seconds());
   if (comm.rank() == 0 && shards > 0) print_shards(scores, shards, with_reference);
-  return 0;
+  return finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli
