@@ -1,5 +1,7 @@
 // tdcone export: an HDF5 table as TSV, optionally joined with the input text.
+#include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -50,6 +52,17 @@ std::string line_text(const std::pair<std::string, std::string>& text, const std
   return side == "tgt" ? text.second : side == "both" ? text.first + " " + text.second : text.first;
 }
 
+// Refuses a table whose columns differ in length: a damaged or hand-made file
+// must not be read past the end of its shortest column.
+void check_lengths(const std::string& file, const std::string& group, const std::vector<std::string>& names,
+                   const std::vector<std::size_t>& lengths) {
+  if (std::adjacent_find(lengths.begin(), lengths.end(), std::not_equal_to<>()) == lengths.end()) return;
+  std::string rows;
+  for (std::size_t k = 0; k < names.size(); ++k) rows += cat(k ? ", " : "", names[k], " ", lengths[k]);
+  throw UsageError(cat(file, ": the columns of ", group, " differ in length (rows: ", rows,
+                       "): not a complete tdcone result"));
+}
+
 // TSV cells must not contain tabs or newlines.
 std::string cell(std::string text) {
   for (char& c : text)
@@ -65,13 +78,19 @@ void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::os
     std::istringstream recorded(reader.attribute_string("/", "inputs"));
     for (std::string path; std::getline(recorded, path);) corpus.inputs.push_back(path);
   }
-  const std::string side = selection_side(options, reader);
-  const auto texts = load_texts(corpus, side);
   const auto pair_ids = reader.read_uint("/selection/pair_id");
   const auto flags = reader.read_uint("/selection/flags");
-  const char* names[] = {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"};
+  std::vector<std::string> names = {"pair_id", "flags"};
+  std::vector<std::size_t> lengths = {pair_ids.size(), flags.size()};
   std::vector<std::vector<std::string>> columns;
-  for (const char* name : names) columns.push_back(reader.read_text(std::string("/selection/") + name));
+  for (const char* name : {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"}) {
+    columns.push_back(reader.read_text(std::string("/selection/") + name));
+    names.push_back(name);
+    lengths.push_back(columns.back().size());
+  }
+  check_lengths(options.hdf5, "/selection", names, lengths);
+  const std::string side = selection_side(options, reader);
+  const auto texts = load_texts(corpus, side);
   out << "line_id\trank\tscore\tpenalty\tgain\tcross_entropy\troot_word\twge\ttext\n";
   for (std::size_t r = 0; r < pair_ids.size(); ++r) {
     if (options.selected_only && flags[r] != 0) continue;
@@ -95,7 +114,12 @@ void write_table(const ExportOptions& options, std::ostream& out, const std::str
   }
   const auto names = reader.datasets(group);
   std::vector<std::vector<std::string>> columns;
-  for (const auto& name : names) columns.push_back(reader.read_text(group + "/" + name));
+  std::vector<std::size_t> lengths;
+  for (const auto& name : names) {
+    columns.push_back(reader.read_text(group + "/" + name));
+    lengths.push_back(columns.back().size());
+  }
+  check_lengths(options.hdf5, group, names, lengths);  // pair_id and flags below are columns of the group too
   const std::size_t rows = columns.empty() ? 0 : columns[0].size();
 
   // Selection lines are one text (as the run read them); other tables' rows are pairs.
