@@ -14,6 +14,9 @@ int main(int argc, char** argv) {
   if (argc > 1 && std::string_view(argv[1]) == "select") tdcone::cli::catch_stop_signals();
   // A file over the size limit (ulimit -f) is a write error to report, not a crash.
   std::signal(SIGXFSZ, SIG_IGN);
+  // A closed pipe is EPIPE where standard output is written: the command ends
+  // quietly with status 141, as if SIGPIPE had killed it (cli/standard_output.hpp).
+  std::signal(SIGPIPE, SIG_IGN);
   boost::mpi::environment environment(argc, argv);
   boost::mpi::communicator world;
   const tdcone::mpi::FailureChannel failures(world);

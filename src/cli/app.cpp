@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "tdcone/cli/commands.hpp"
@@ -41,15 +42,33 @@ struct Commands {
 CLI::App* add_command(CLI::App& app, Commands& c, const std::string& name, const std::string& help) {
   CLI::App* command = app.add_subcommand(name, help);
   command->add_option("--config", c.config, "TOML file with options (keys = long option names)")->check(CLI::ExistingFile);
-  command->add_option("--progress-every", c.progress_every, "Seconds between progress lines on standard error (0 = none)")
-      ->capture_default_str()
-      ->check(CLI::NonNegativeNumber);
   c.option_sets.push_back(std::make_unique<OptionSet>(command));
+  c.option_sets.back()->add_unrecorded("progress-every", c.progress_every,
+                                       "Seconds between progress lines on standard error (0 = none)",
+                                       real_number(0, std::numeric_limits<double>::infinity()));
   return command;
 }
 
+// CLI11 lists a switch as "--lowercase,--no-lowercase{false}", which reads as
+// a default of false; name both forms and let the help text give the default.
+class HelpFormatter : public CLI::Formatter {
+ public:
+  std::string make_option_name(const CLI::Option* option, bool positional) const override {
+    if (positional || option->get_fnames().empty()) return CLI::Formatter::make_option_name(option, positional);
+    std::string names;
+    for (const auto& name : option->get_lnames()) names += (names.empty() ? "--" : ", --") + name;
+    return names;
+  }
+};
+
 void build(CLI::App& app, Commands& c) {
   app.set_version_flag("--version", std::string(TDCONE_VERSION));
+  app.formatter(std::make_shared<HelpFormatter>());  // before the subcommands, which copy it
+  app.failure_message([](const CLI::App* tdcone, const CLI::Error& e) {
+    const auto chosen = tdcone->get_subcommands();
+    const std::string command = chosen.empty() ? "COMMAND" : chosen.front()->get_name();
+    return cat("tdcone: error: ", e.what(), "\n(`tdcone ", command, " --help` lists the options and the values they take)\n");
+  });
   app.require_subcommand(1, 1);
   c.score_cmd = add_command(app, c, "score",
                             "Corpus and pair TD-CONE (/corpus, /pairs); TD-CONE_REL with --reference; per-shard scores with --shards");
@@ -100,7 +119,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
     const auto commands = app.get_subcommands([&](const CLI::App* a) { return a->get_name() == args[0]; });
     if (!commands.empty()) {
       try {
-        const auto extra = config_arguments(config, *commands.front(), args);
+        const auto extra = config_arguments(config, c.options_of(commands.front()), args);
         args.insert(args.begin() + 1, extra.begin(), extra.end());
       } catch (const UsageError& e) {
         err << "tdcone: error: " << e.what() << "\n";

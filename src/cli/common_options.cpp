@@ -1,29 +1,45 @@
 #include "tdcone/cli/commands.hpp"
+
+#include <limits>
+
 #include "tdcone/error.hpp"
 
 namespace tdcone::cli {
+
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr std::uint64_t kAnyCount = std::numeric_limits<std::uint64_t>::max();
+// A line is held whole in memory while it is read: past 1 GiB a typo, not a corpus.
+constexpr std::uint64_t kMaxLineBytes = std::uint64_t{1} << 30;
+// synth: a trillion lines is some 100 TB of text, past any real corpus; with
+// --first-pair at most 2^62, the last line number cannot wrap around.
+constexpr std::uint64_t kMaxSynthPairs = 1'000'000'000'000;
+constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
+
+}  // namespace
 
 void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
   if (input != "none") {
     auto* option = o.add("input", inputs, "Corpus files or globs, in order (plain text or zstd, detected from the content)");
     if (input == "required") option->required();
   }
-  o.add("format", format, "Corpus format")->check(CLI::IsMember({"tsv", "jsonl"}));
-  o.add("src-col", src_col, "TSV: 1-based column of the input side")->check(CLI::PositiveNumber);
-  o.add("tgt-col", tgt_col, "TSV: 1-based column of the output side")->check(CLI::PositiveNumber);
-  o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none)")->check(CLI::NonNegativeNumber);
-  o.add("id-col", id_col, "TSV: 1-based column of a pair id kept in the output (0 = none)")->check(CLI::NonNegativeNumber);
+  o.add("format", format, "Corpus format", one_of({"tsv", "jsonl"}));
+  o.add("src-col", src_col, "TSV: 1-based column of the input side", column_number(false));
+  o.add("tgt-col", tgt_col, "TSV: 1-based column of the output side", column_number(false));
+  o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none)", column_number(true));
+  o.add("id-col", id_col, "TSV: 1-based column of a pair id kept in the output (0 = none)", column_number(true));
   o.add("src-field", src_field, "JSONL: field of the input side");
   o.add("tgt-field", tgt_field, "JSONL: field of the output side");
   o.add("score-field", score_field, "JSONL: field of a numeric score (empty = none)");
   o.add("id-field", id_field, "JSONL: field of a pair id (empty = none)");
-  o.add("tokenizer", tokenizer, "whitespace: split on Unicode white space; punct: also split off every punctuation character")
-      ->check(CLI::IsMember({"whitespace", "punct"}));
+  o.add("tokenizer", tokenizer, "whitespace: split on Unicode white space; punct: also split off every punctuation character",
+        one_of({"whitespace", "punct"}));
   o.add_switch("lowercase", lowercase, "Unicode case folding of tokens");
   o.add_switch("reverse", reverse, "Swap the sides: score output -> input");
-  o.add("on-bad-line", on_bad_line, "skip: flag bad lines and go on; fail: stop at the first one")
-      ->check(CLI::IsMember({"skip", "fail"}));
-  o.add("max-line-bytes", max_line_bytes, "Lines longer than this are bad lines")->check(CLI::PositiveNumber);
+  o.add("on-bad-line", on_bad_line, "skip: flag bad lines and go on; fail: stop at the first one",
+        one_of({"skip", "fail"}));
+  o.add("max-line-bytes", max_line_bytes, "Lines longer than this are bad lines", whole_number(1, kMaxLineBytes));
 }
 
 text::ReadOptions CorpusOptions::read_options() const {
@@ -47,8 +63,8 @@ text::ReadOptions CorpusOptions::read_options() const {
 void OutputOptions::add_to(OptionSet& o) {
   o.add("output", output, "HDF5 file to write")->required();
   o.add_action_flag("force", force, "Overwrite an existing output file");
-  o.add("compression", compression, "Dataset compression: deflate (with shuffle, readable everywhere), zstd (filter 32015, needs HDF5_PLUGIN_PATH for other readers) or none")
-      ->check(CLI::IsMember({"deflate", "zstd", "none"}));
+  o.add("compression", compression, "Dataset compression: deflate (with shuffle, readable everywhere), zstd (filter 32015, needs HDF5_PLUGIN_PATH for other readers) or none",
+        one_of({"deflate", "zstd", "none"}));
 }
 
 text::ReadOptions CorpusOptions::line_read_options(const std::string& side) const {
@@ -70,31 +86,33 @@ h5::Compression OutputOptions::compression_kind() const {
 }
 
 void EngineOptions::add_to(OptionSet& o) {
-  o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings")
-      ->check(CLI::IsMember({"uniform", "static"}));
+  o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings", one_of({"uniform", "static"}));
   o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or zstd) for --align static");
   o.add("memory", memory,
         "Memory per rank (e.g. 1500M, 4G): bounds the exchange buffers; a run whose share of the alignment matrix "
         "cannot fit stops early and says how many ranks or how much --memory it needs (default: 80% of the node's "
-        "memory or cgroup limit, divided by the ranks on the node)");
+        "memory or cgroup limit, divided by the ranks on the node)",
+        memory_size());
   o.add("round-size", round_size,
         "Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth of "
-        "its share, at most 128 MiB and --memory/16). Results do not depend on it");
+        "its share, at most 128 MiB and --memory/16). Results do not depend on it",
+        memory_size());
 }
 
 void ReferenceOptions::add_to(OptionSet& o) {
   o.add("reference", reference, "Reference (validation) pairs, same format as the corpus: adds KL_pq, KL_pu, TD-CONE_REL");
-  o.add("rel-lambda", rel_lambda, "Smoothing λ of Q in TD-CONE_REL")->check(CLI::Range(0.0, 1.0));
+  o.add("rel-lambda", rel_lambda, "Smoothing λ of Q in TD-CONE_REL", real_number(0, 1));
 }
 
 void add_score_options(OptionSet& o, ScoreOptions& score) {
   score.corpus.add_to(o, "required");
   score.engine.add_to(o);
   score.reference.add_to(o);
-  o.add("shards", score.shards, "Also score K shards of the corpus (/shards)");
-  o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K; block: contiguous blocks of lines")
-      ->check(CLI::IsMember({"hash", "file", "block"}));
-  o.add("seed", score.seed, "Seed of --shard-by hash");
+  o.add("shards", score.shards, "Also score K shards of the corpus (/shards; 0 = none; at most one a usable line)",
+        whole_number(0, kAnyCount));
+  o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K; block: contiguous blocks of lines",
+        one_of({"hash", "file", "block"}));
+  o.add("seed", score.seed, "Seed of --shard-by hash", whole_number(0, kAnyCount));
   score.output.add_to(o);
 }
 
@@ -102,19 +120,21 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
   sweep.corpus.add_to(o, "required");
   sweep.engine.add_to(o);
   sweep.reference.add_to(o);
-  o.add("thresholds", sweep.thresholds, "Score thresholds t (1-64): subset S_t = pairs with score >= t")
+  o.add("thresholds", sweep.thresholds, "Score thresholds t (1-64): subset S_t = pairs with score >= t",
+        real_number(-kInfinity, kInfinity))
       ->required()->delimiter(',');
-  o.add("sample", sweep.sample, "Score a uniform sample of N pairs of each S_t (0 = all of S_t)");
-  o.add("seed", sweep.seed, "Seed of --sample (the sample does not depend on the rank count)");
+  o.add("sample", sweep.sample, "Score a uniform sample of N pairs of each S_t (0 = all of S_t)", whole_number(0, kAnyCount));
+  o.add("seed", sweep.seed, "Seed of --sample (the sample does not depend on the rank count)", whole_number(0, kAnyCount));
   sweep.output.add_to(o);
 }
 
 void add_export_options(OptionSet& o, ExportOptions& e) {
   o.command()->add_option("hdf5", e.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
-  o.add("group", e.group, "Table to export")->check(CLI::IsMember({"pairs", "shards", "sweep", "selection"}));
+  o.add("group", e.group, "Table to export", one_of({"pairs", "shards", "sweep", "selection"}));
   o.add_action_flag("jaded", e.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, score, penalty, gain, cross-entropy, root word, WGE, text); the text comes from --input, by default the run's own AVAIL files");
   o.add_action_flag("selected-only", e.selected_only, "With --group selection: only the selected lines (flags 0)");
-  o.add("side", e.side, "With --group selection (and --jaded): which text of a pair is the line (default: the run's --side)")->check(CLI::IsMember({"src", "tgt", "both"}));
+  o.add("side", e.side, "With --group selection (and --jaded): which text of a pair is the line (default: the run's --side)",
+        one_of({"src", "tgt", "both"}));
   o.add("output", e.output, "TSV file to write ('-' = standard output)");
   o.add_action_flag("force", e.force, "Overwrite an existing output file");
   e.corpus.add_to(o, "optional");
@@ -125,18 +145,20 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add("available", s.available, "AVAIL: the corpus to rank (files or globs); sharded over ranks")->required();
   o.add("unadapted", s.unadapted, "UNAD: the general-domain corpus of the word ratios (default: AVAIL)");
   o.add("seed-corpus", s.seed_corpus, "SEED: text already selected; the model starts from it (default: empty)");
-  o.add("side", s.side, "For pair files: the line is the src text, the tgt text, or both (src tokens then tgt tokens)")
-      ->check(CLI::IsMember({"src", "tgt", "both"}));
+  o.add("side", s.side, "For pair files: the line is the src text, the tgt text, or both (src tokens then tgt tokens)",
+        one_of({"src", "tgt", "both"}));
   s.corpus.add_to(o, "none");
-  o.add("mincount", s.mincount, "Words seen fewer times in both REPR and UNAD are not selectable");
+  o.add("mincount", s.mincount, "Words seen fewer times in both REPR and UNAD are not selectable",
+        whole_number(0, kAnyCount));
   o.add_switch("keep-boring", s.keep_boring, "Keep words with e^-1 < ratio < e selectable");
   o.add_switch("batch", s.batch, "Select ceil(sqrt(k)) lines per iteration (k = lines of the best word), else one");
-  o.add("length-cap", s.length_cap, "AVAIL lines with more tokens are junk (ranked last)")->check(CLI::PositiveNumber);
+  o.add("length-cap", s.length_cap, "AVAIL lines with more tokens are junk (ranked last)",
+        whole_number(1, std::numeric_limits<std::uint32_t>::max()));
   o.add_switch("stop", s.stop, "Keep only the lines up to stop_rank selected (the rest flagged 4, not selected)");
   o.add("checkpoint", s.checkpoint, "Checkpoint file written on SIGTERM/SIGUSR1 (then exit 75) and by --checkpoint-every (default: OUTPUT.ckpt)");
   o.add_action_flag("resume", s.resume, "Continue from the checkpoint of an interrupted run with the same inputs and options");
-  o.add("checkpoint-every", s.checkpoint_every, "Also write a checkpoint every this many minutes (0 = never)")
-      ->check(CLI::NonNegativeNumber);
+  o.add("checkpoint-every", s.checkpoint_every, "Also write a checkpoint every this many minutes (0 = never)",
+        real_number(0, kInfinity));
   s.output.add_to(o);
 }
 
@@ -147,13 +169,15 @@ void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
         "classifier-like score that rises with closeness; stories of a few runs share made-up names. Calibrated "
         "on the Twitter URL corpus (10k pairs: TD-CONE ~0.48, ~60 alignment cells a pair; 2.8M pairs: ~0.39, "
         "~200k word types a side; docs/synth-calibration.md). paraphrase: every line a fresh Zipfian sentence "
-        "and a close paraphrase of it (low TD-CONE; the generator before profiles, same bytes)")
-      ->check(CLI::IsMember({"twitter", "paraphrase"}));
-  o.add("pairs", s.pairs, "Number of lines")->check(CLI::PositiveNumber);
-  o.add("first-pair", s.first_pair, "Start at this line of the seed's corpus: a held-out reference is --first-pair N with N beyond the corpus");
-  o.add("seed", s.seed, "Random seed: same seed, same corpus (and vocabulary)");
-  o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary (twitter: besides made-up names, handles, numbers and links)")->check(CLI::Range(100u, 10000000u));
-  o.add("junk-fraction", s.junk_fraction, "Fraction of junk lines (empty sides, over-long, malformed)")->check(CLI::Range(0.0, 1.0));
+        "and a close paraphrase of it (low TD-CONE; the generator before profiles, same bytes)",
+        one_of({"twitter", "paraphrase"}));
+  o.add("pairs", s.pairs, "Number of lines", whole_number(1, kMaxSynthPairs));
+  o.add("first-pair", s.first_pair, "Start at this line of the seed's corpus: a held-out reference is --first-pair N with N beyond the corpus",
+        whole_number(0, kMaxFirstPair));
+  o.add("seed", s.seed, "Random seed: same seed, same corpus (and vocabulary)", whole_number(0, kAnyCount));
+  o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary (twitter: besides made-up names, handles, numbers and links)",
+        whole_number(100, 10'000'000));
+  o.add("junk-fraction", s.junk_fraction, "Fraction of junk lines (empty sides, over-long, malformed)", real_number(0, 1));
   o.add("output", s.output, "File to write ('-' = standard output; a name ending in .zst writes multi-frame zstd)")->required();
   o.add_action_flag("force", s.force, "Overwrite an existing output file");
 }

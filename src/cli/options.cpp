@@ -6,13 +6,39 @@
 
 namespace tdcone::cli {
 
+namespace {
+
+// CLI11 names the option itself: "--shards: -1 is not a whole number from 0 to …".
+CLI::Validator validator(ValueRule rule) {
+  const std::string brief = rule.brief;
+  return CLI::Validator(
+      [rule = std::move(rule)](std::string& text) { return rule.accept(text) ? std::string() : not_accepted(text, rule); },
+      brief);
+}
+
+}  // namespace
+
+void OptionSet::follow(CLI::Option* option, const std::string& key, ValueRule rule) {
+  option->transform(validator(rule));  // a transform: CLI11 then converts the rewritten text
+  rules_.insert_or_assign(key, std::move(rule));
+}
+
 CLI::Option* OptionSet::add_switch(const std::string& key, bool& value, const std::string& help) {
   renderers_.push_back([key, &value](toml::table& table) { insert(table, key, value); });
-  return command_->add_flag("--" + key + ",!--no-" + key, value, help + (value ? " (default: on)" : " (default: off)"));
+  auto* option = command_->add_flag("--" + key + ",!--no-" + key, value, help + (value ? " (default: on)" : " (default: off)"));
+  follow(option, key, switch_value());
+  return option;
 }
 
 CLI::Option* OptionSet::add_action_flag(const std::string& key, bool& value, const std::string& help) {
-  return command_->add_flag("--" + key, value, help);
+  auto* option = command_->add_flag("--" + key, value, help);
+  follow(option, key, switch_value());
+  return option;
+}
+
+const ValueRule* OptionSet::rule(const std::string& key) const {
+  const auto found = rules_.find(key);
+  return found == rules_.end() ? nullptr : &found->second;
 }
 
 std::string OptionSet::effective_toml() const {
@@ -41,55 +67,74 @@ void OptionSet::insert(toml::table& table, const std::string& key, double value)
 
 namespace {
 
-std::string scalar_text(const toml::node& node, const std::string& path, const std::string& key) {
-  if (auto s = node.value<std::string>(); s && node.is_string()) return *s;
-  if (node.is_integer()) return std::to_string(*node.value<std::int64_t>());
-  if (node.is_floating_point()) {
-    std::ostringstream out;
-    out.precision(17);
-    out << *node.value<double>();
-    return out.str();
-  }
-  if (node.is_boolean()) return *node.value<bool>() ? "true" : "false";
-  throw UsageError(cat("config ", path, ": key '", key, "' must be a string, number, boolean or array of them"));
+// A TOML value as the config file spells it: 'three', 2.0, [ 1, 2 ].
+std::string toml_text(const toml::node& node) {
+  std::ostringstream out;
+  node.visit([&](const auto& value) { out << value; });
+  return out.str();
 }
 
-}  // namespace
+// A scalar as an option value: strings as they are, numbers as TOML writes
+// them (a float keeps its ".0", so a whole-number option refuses 2.0).
+std::string scalar_text(const toml::node& node, const std::string& path, const std::string& key) {
+  if (const auto* text = node.as_string()) return text->get();
+  if (node.is_integer() || node.is_floating_point() || node.is_boolean()) return toml_text(node);
+  throw UsageError(cat(path, ": ", key, " = ", toml_text(node), ": must be a string, number, boolean or array of them"));
+}
 
-namespace {
 bool given(const std::vector<std::string>& args, const std::string& key) {
   for (const auto& a : args)
     if (a == "--" + key || a == "--no-" + key || a.starts_with("--" + key + "=")) return true;
   return false;
 }
+
 }  // namespace
 
-std::vector<std::string> config_arguments(const std::string& path, const CLI::App& command,
+std::vector<std::string> config_arguments(const std::string& path, const OptionSet& options,
                                           const std::vector<std::string>& command_line) {
+  const CLI::App& command = *options.command();
   toml::table table;
   try {
     table = toml::parse_file(path);
   } catch (const toml::parse_error& e) {
     std::ostringstream where;
     where << e.source().begin;
-    throw UsageError(cat("config ", path, ": ", e.description(), " (", where.str(), ")"));
+    throw UsageError(cat(path, ": ", e.description(), " (", where.str(), ")"));
   }
   std::vector<std::string> arguments;
   for (const auto& [key_view, node] : table) {
     const std::string key(key_view.str());
     const CLI::Option* option = command.get_option_no_throw("--" + key);
     if (option == nullptr || key == "config" || key == "help")
-      throw UsageError(cat("config ", path, ": unknown key '", key, "' for tdcone ", command.get_name()));
+      throw UsageError(cat(path, ": unknown key '", key, "' for tdcone ", command.get_name()));
     if (given(command_line, key)) continue;
-    if (const auto* array = node.as_array()) {
-      for (const auto& element : *array) arguments.push_back("--" + key + "=" + scalar_text(element, path, key));
-    } else if (node.is_boolean()) {
+    const ValueRule* rule = options.rule(key);
+    auto refuse = [&](const std::string& what) {
+      throw UsageError(cat(path, ": ", key, " = ", toml_text(node), ": --", key, " takes ", what));
+    };
+    if (option->get_expected_max() == 0) {  // a switch: true or false, nothing else
+      if (!node.is_boolean()) refuse(rule->accepts);
       if (*node.value<bool>())
         arguments.push_back("--" + key);
       else if (!option->get_fnames().empty())  // a flag without "--no-KEY" is off unless given
         arguments.push_back("--no-" + key);
+      continue;
+    }
+    const std::string takes = rule ? rule->accepts : "a string";
+    if (node.is_boolean()) refuse(takes);
+    std::vector<std::string> values;
+    if (const auto* array = node.as_array()) {
+      if (option->get_items_expected_max() <= 1) refuse(cat(takes, ", one value, not a list"));
+      for (const auto& element : *array) values.push_back(scalar_text(element, path, key));
     } else {
-      arguments.push_back("--" + key + "=" + scalar_text(node, path, key));
+      values.push_back(scalar_text(node, path, key));
+    }
+    for (std::string& value : values) {
+      if (rule && !rule->accept(value)) refuse(takes);
+      if (value.empty())  // CLI11 reads "--key=" as "--key" and takes the next argument as its value
+        arguments.insert(arguments.end(), {"--" + key, ""});
+      else
+        arguments.push_back("--" + key + "=" + value);
     }
   }
   return arguments;

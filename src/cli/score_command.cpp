@@ -2,8 +2,10 @@
 #include <cstdio>
 
 #include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/cli/standard_output.hpp"
 #include "tdcone/progress.hpp"
 #include "tdcone/cli/tables.hpp"
+#include "tdcone/error.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/mpi/guard.hpp"
 
@@ -36,6 +38,11 @@ void print_shards(const JobScores& scores, std::size_t shards, bool with_referen
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
   const CorpusJob job = read_corpus_job(comm, options.corpus, options.reference, options.output);
+  // The counts are global, so every rank stops here together: a shard per line
+  // at most, or a typo's billions of shards would take their memory first.
+  if (options.shards > job.counts.scored)
+    mpi::fail_everywhere(cat("--shards: ", options.shards, " is more than the ", job.counts.scored,
+                             " usable lines of the corpus (at most one shard a line)"), 2);
   std::size_t shards = options.shards;
   if (options.shard_by == "file" && shards == 0) shards = job.files.size();
   std::vector<std::uint32_t> shard_of_pair;
@@ -75,7 +82,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   add_write_phase(scores, write_clock.seconds());
   print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.seconds());
   if (comm.rank() == 0 && shards > 0) print_shards(scores, shards, with_reference);
-  return 0;
+  return finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

@@ -13,6 +13,7 @@
 #include <optional>
 
 #include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/cli/standard_output.hpp"
 #include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
@@ -226,7 +227,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
                 (unsigned long long)selection.stop_rank, h_stop);
     std::printf("  ranks         %d, %.2f s\n", comm.size(), clock.seconds());
   }
-  return 0;
+  return finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

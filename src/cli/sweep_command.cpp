@@ -1,5 +1,6 @@
 // tdcone sweep: TD-CONE (and TD-CONE_REL) of every score-threshold subset, in one pass (SPEC §5).
 #include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/cli/standard_output.hpp"
 #include "tdcone/progress.hpp"
 #include "tdcone/cli/tables.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
@@ -49,7 +50,7 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
       std::printf("\n");
     }
   }
-  return 0;
+  return finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

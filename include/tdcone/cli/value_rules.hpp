@@ -1,0 +1,34 @@
+#pragma once
+// What an option value may be, checked in one place for the command line and
+// for TOML configs, and said in plain words in messages and --help.
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace tdcone::cli {
+
+struct ValueRule {
+  std::string accepts;  // plain words after "takes" / "is not": "a whole number from 1 to 64"
+  std::string brief;    // the same, short, beside the option in --help: "1..64"
+  /// True when `text` is accepted; then `text` is rewritten to the form CLI11
+  /// converts as meant ("010" -> "10": CLI11 would read octal).
+  std::function<bool(std::string& text)> accept;
+};
+
+/// Decimal digits only (no sign, no hex), min <= value <= max.
+ValueRule whole_number(std::uint64_t min, std::uint64_t max);
+/// A 1-based column number; with `zero_for_none` also 0 (no such column).
+ValueRule column_number(bool zero_for_none);
+/// A finite decimal number, min <= value <= max (either bound may be infinite).
+ValueRule real_number(double min, double max);
+ValueRule one_of(std::vector<std::string> names);
+/// A size such as 1500M or 2G (see pipeline::parse_memory_size); empty = automatic.
+ValueRule memory_size();
+/// "true" or "false", as CLI11 gives a switch's value.
+ValueRule switch_value();
+
+/// "-1 is not a whole number from 0 to 18446744073709551615" (no option name).
+std::string not_accepted(const std::string& text, const ValueRule& rule);
+
+}  // namespace tdcone::cli

@@ -1,0 +1,95 @@
+#include "tdcone/cli/value_rules.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <climits>
+#include <cmath>
+#include <limits>
+
+#include "tdcone/error.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
+
+namespace tdcone::cli {
+
+namespace {
+
+// The shortest text that reads back as `value` ("0.1", "1e+300").
+std::string number_text(double value) {
+  char text[32];
+  const auto result = std::to_chars(text, text + sizeof text, value);
+  return std::string(text, result.ptr);
+}
+
+}  // namespace
+
+ValueRule whole_number(std::uint64_t min, std::uint64_t max) {
+  // --help already says UINT: a bound adds to that only if it is not the type's own.
+  const bool unbounded = max == std::numeric_limits<std::uint64_t>::max();
+  const std::string brief = !unbounded ? cat(min, "..", max) : min > 0 ? cat(">=", min) : "";
+  return {cat("a whole number from ", min, " to ", max), brief,
+          [min, max](std::string& text) {
+            std::uint64_t value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (error != std::errc() || stop != end || value < min || value > max) return false;
+            text = std::to_string(value);
+            return true;
+          }};
+}
+
+ValueRule column_number(bool zero_for_none) {
+  ValueRule rule = whole_number(zero_for_none ? 0 : 1, INT_MAX);
+  rule.accepts = cat("a column number (1, 2, …, ", INT_MAX, ")", zero_for_none ? " or 0 for none" : "");
+  return rule;
+}
+
+ValueRule real_number(double min, double max) {
+  std::string accepts = "a number", brief;
+  if (std::isfinite(min) && std::isfinite(max)) {
+    accepts += cat(" from ", number_text(min), " to ", number_text(max));
+    brief = cat(number_text(min), "..", number_text(max));
+  } else if (std::isfinite(min)) {
+    accepts += cat(" ≥ ", number_text(min));
+    brief = cat(">=", number_text(min));
+  }
+  return {accepts, brief, [min, max](std::string& text) {
+            double value = 0;
+            const char* end = text.data() + text.size();
+            const auto [stop, error] = std::from_chars(text.data(), end, value);
+            if (error != std::errc() || stop != end || !std::isfinite(value) || value < min || value > max) return false;
+            text = number_text(value);
+            return true;
+          }};
+}
+
+ValueRule one_of(std::vector<std::string> names) {
+  std::string accepts = "one of ", brief = "{";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    accepts += (i ? ", " : "") + names[i];
+    brief += (i ? "," : "") + names[i];
+  }
+  return {accepts, brief + "}",
+          [names](std::string& text) { return std::find(names.begin(), names.end(), text) != names.end(); }};
+}
+
+ValueRule memory_size() {
+  return {"a size such as 1500M or 2G", "SIZE", [](std::string& text) {
+            if (text.empty()) return true;
+            try {
+              pipeline::parse_memory_size(text, "");
+              return true;
+            } catch (const UsageError&) {
+              return false;
+            }
+          }};
+}
+
+ValueRule switch_value() {
+  return {"true or false", "", [](std::string& text) { return text == "true" || text == "false"; }};
+}
+
+std::string not_accepted(const std::string& text, const ValueRule& rule) {
+  return cat(text.empty() ? "''" : text, " is not ", rule.accepts);
+}
+
+}  // namespace tdcone::cli
