@@ -133,7 +133,9 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add_switch("batch", s.batch, "Select ceil(sqrt(k)) lines per iteration (k = lines of the best word), else one");
   o.add("length-cap", s.length_cap, "AVAIL lines with more tokens are junk (ranked last)")->check(CLI::PositiveNumber);
   o.add_switch("stop", s.stop, "Keep only the lines up to stop_rank selected (the rest flagged 4, not selected)");
-  o.add("checkpoint", s.checkpoint, "Checkpoint file written on SIGTERM/SIGUSR1 (then exit 75) and by --checkpoint-every (default: OUTPUT.ckpt)");
+  o.add("checkpoint", s.checkpoint,
+        "Checkpoint file written on SIGTERM/SIGUSR1 (then exit 75) and by --checkpoint-every (default: OUTPUT.ckpt); "
+        "absent or a tdcone checkpoint, never another file");
   o.add_action_flag("resume", s.resume, "Continue from the checkpoint of an interrupted run with the same inputs and options");
   o.add("checkpoint-every", s.checkpoint_every, "Also write a checkpoint every this many minutes (0 = never)")
       ->check(CLI::NonNegativeNumber);

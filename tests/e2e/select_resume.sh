@@ -57,6 +57,6 @@ expect_failure 2 "belongs to another selection" -- run_mpi 2 "${args[@]}" --minc
 head -c 100 "$WORK/first.ckpt" >"$WORK/cut.h5.ckpt"
 expect_failure 2 "corrupt checkpoint" -- run_mpi 2 "${args[@]}" --output "$WORK/cut.h5" --resume
 printf 'not a checkpoint' >"$WORK/junk.h5.ckpt"
-expect_failure 2 "corrupt checkpoint" -- "$TDCONE" "${args[@]}" --output "$WORK/junk.h5" --resume
+expect_failure 2 "not a tdcone checkpoint" -- "$TDCONE" "${args[@]}" --output "$WORK/junk.h5" --resume
 expect_failure 2 "cannot read checkpoint" -- "$TDCONE" "${args[@]}" --output "$WORK/none.h5" --resume
 echo "ok: corrupt, foreign and missing checkpoints are refused"

@@ -56,7 +56,6 @@ struct RankedLine {
 /// does not depend on the number of ranks. Heaps are rebuilt on resume:
 /// they only speed up the search for the exact best lines.
 struct SelectionState {
-  std::uint64_t fingerprint = 0;   // inputs and options it belongs to
   std::vector<RankedLine> ranked;  // the lines selected so far, in order
   double h_initial = 0, best_h = 0;
   std::uint64_t stop_rank = 0;
@@ -66,7 +65,7 @@ struct SelectionState {
 
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar & fingerprint & ranked & h_initial & best_h & stop_rank & second_pass & counts & tokens & log_sum;
+    ar & ranked & h_initial & best_h & stop_rank & second_pass & counts & tokens & log_sum;
   }
 };
 
