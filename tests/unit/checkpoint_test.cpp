@@ -13,6 +13,7 @@
 #include <fstream>
 
 #include "tdcone/error.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/select/checkpoint.hpp"
 #include "tdcone/select/corpora.hpp"
 #include "temp_files.hpp"
@@ -99,6 +100,17 @@ class CheckpointTest : public ::testing::Test {
   std::string refusal_of_state(const SelectionState& state) {
     write_checkpoint(path, key.fingerprint, state);
     return refusal(key);
+  }
+
+  // The message select_lines refuses `state` with on every rank (empty when it continues).
+  std::string misfit(const SelectionState& state) {
+    try {
+      resume_from(state);
+    } catch (const mpi::CollectiveError& e) {
+      EXPECT_EQ(e.exit_status, 2);
+      return e.what();
+    }
+    return {};
   }
 
   test_support::TempDir dir{"tdcone_checkpoint_test"};
@@ -195,6 +207,31 @@ TEST_F(CheckpointTest, IndicesAndRankingOutOfPlaceAreRefused) {
                          s.ranked.resize(n_lines + 1, first);
                        }),
                        "ranked lines of"));
+}
+
+TEST_F(CheckpointTest, StatesThatDoNotFitTheLinesAreRefusedOnEveryRank) {
+  ASSERT_EQ(misfit(saved), "");
+  const auto changed = [&](auto change) {
+    SelectionState s = saved;
+    change(s);
+    return misfit(s);
+  };
+  const auto word = [&](const std::string& w) {
+    return std::uint32_t(std::lower_bound(stats.lexicon.begin(), stats.lexicon.end(), w) - stats.lexicon.begin());
+  };
+  EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.ranked[2].pair_id = 5; }), "not selectable lines"));  // junk
+  EXPECT_TRUE(mentions(changed([&](SelectionState& s) {  // each line has its own v word
+                         s.ranked[0].root_word = word(s.ranked[0].pair_id == 0 ? "v1" : "v0");
+                       }),
+                       "lack their root word"));
+  EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.second_pass = !s.second_pass; }), "pass"));
+  EXPECT_TRUE(mentions(changed([&](SelectionState& s) {  // still adds up to the tokens
+                         s.counts[word("w1")] += 1;
+                         s.tokens += 1;
+                       }),
+                       "model counts"));
+  EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.h_initial += 1e-12; }), "initial cross-entropy"));
+  EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.log_sum += 1e-9; }), "last cross-entropy"));
 }
 
 TEST_F(CheckpointTest, NothingButACheckpointIsReplacedOrRemoved) {

@@ -89,8 +89,11 @@ struct Selection {
 std::vector<bool> selectable_words(const Statistics& stats, const CynicalOptions& options);
 
 /// Ranks every line of every rank's `lines`, continuing from `resume` when
-/// given (the same state on every rank). `on_progress(ranked, total, H)` is
-/// called on rank 0 now and then. Collective.
+/// given (the same state on every rank, as read_checkpoint verified it). A
+/// state that does not fit these lines and statistics (its lines, words,
+/// counts, pass or entropies) is refused on every rank (mpi::CollectiveError,
+/// status 2). `on_progress(ranked, total, H)` is called on rank 0 now and then.
+/// Collective.
 Selection select_lines(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
                        const CynicalOptions& options,
                        const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress = {},
