@@ -24,6 +24,7 @@ interruptions=0
 resume=()
 for attempt in 1 2 3 4 5 6 7 8 9 10; do
   # mpirun itself in the background (not a shell function), so $! is mpirun.
+  : >"$WORK/run.err"  # now: the background job truncates it only once it runs, and the last run's progress would count
   ${TDCONE_MPIRUN:-mpirun} -n 2 --oversubscribe "$TDCONE" "${args[@]}" --output "$WORK/pieces.h5" "${resume[@]}" \
     --progress-every 0.5 >"$WORK/run.out" 2>"$WORK/run.err" &
   launcher=$!
