@@ -28,6 +28,7 @@ constexpr std::string_view kMagic = "tdcone-checkpoint-";  // then the format ve
 constexpr std::string_view kVersion = "2";
 constexpr std::size_t kLongestVersion = 8;
 constexpr std::size_t kChecksumBytes = sizeof(XXH128_canonical_t);
+static_assert(sizeof(Fingerprint) == 5 * sizeof(std::uint64_t), "stored as it is in memory");
 
 UsageError missing(const std::string& path) {
   return UsageError(cat("cannot read checkpoint ", path, " (--resume needs the checkpoint file of an earlier run)"));
@@ -118,18 +119,19 @@ void write_checkpoint(const std::string& path, const Fingerprint& fingerprint, c
   std::ostringstream archive_bytes;
   {
     boost::archive::binary_oarchive archive(archive_bytes);
-    archive << fingerprint << state;
+    archive << state;
   }
   const std::string raw = archive_bytes.str();
   std::string file = cat(kMagic, kVersion, '\n');
-  const std::size_t frame_at = file.size() + kChecksumBytes;
+  const std::size_t checked_at = file.size() + kChecksumBytes, frame_at = checked_at + sizeof fingerprint;
   file.resize(frame_at + ZSTD_compressBound(raw.size()));
   const std::size_t size = ZSTD_compress(file.data() + frame_at, file.size() - frame_at, raw.data(), raw.size(), 3);
   if (ZSTD_isError(size)) throw IoError(cat("cannot compress checkpoint: ", ZSTD_getErrorName(size)));
   file.resize(frame_at + size);
+  std::memcpy(file.data() + checked_at, &fingerprint, sizeof fingerprint);
   XXH128_canonical_t checksum;
-  XXH128_canonicalFromHash(&checksum, XXH3_128bits(file.data() + frame_at, size));
-  std::memcpy(file.data() + frame_at - kChecksumBytes, &checksum, kChecksumBytes);
+  XXH128_canonicalFromHash(&checksum, XXH3_128bits(file.data() + checked_at, file.size() - checked_at));
+  std::memcpy(file.data() + checked_at - kChecksumBytes, &checksum, kChecksumBytes);
 
   std::error_code error;
   if (std::filesystem::exists(path, error) && !is_checkpoint(path))
@@ -156,34 +158,38 @@ SelectionState read_checkpoint(const std::string& path, const CheckpointKey& key
   if (version != kVersion)
     throw UsageError(cat("checkpoint ", path, " has format ", version, " of another tdcone version (this one reads ",
                          kVersion, "); start again without --resume"));
-  const std::size_t frame_at = line_end + 1 + kChecksumBytes;
+  const std::size_t checked_at = line_end + 1 + kChecksumBytes, frame_at = checked_at + sizeof(Fingerprint);
   if (bytes.size() < frame_at) throw corrupt("truncated");
   XXH128_canonical_t stored;
   std::memcpy(&stored, bytes.data() + line_end + 1, kChecksumBytes);
-  const char* frame = bytes.data() + frame_at;
-  const std::size_t frame_size = bytes.size() - frame_at;
-  if (!XXH128_isEqual(XXH128_hashFromCanonical(&stored), XXH3_128bits(frame, frame_size)))
+  if (!XXH128_isEqual(XXH128_hashFromCanonical(&stored), XXH3_128bits(bytes.data() + checked_at, bytes.size() - checked_at)))
     throw corrupt("checksum mismatch (damaged or truncated)");
 
   // Past the checksum, the bytes are those tdcone wrote.
-  const unsigned long long raw_size = ZSTD_getFrameContentSize(frame, frame_size);
-  if (raw_size == ZSTD_CONTENTSIZE_ERROR || raw_size == ZSTD_CONTENTSIZE_UNKNOWN) throw corrupt("bad zstd frame");
-  std::string raw(raw_size, '\0');
-  const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), frame, frame_size);
-  if (ZSTD_isError(got) || got != raw_size) throw corrupt("damaged data");
   Fingerprint fingerprint;
-  SelectionState state;
-  try {
-    std::istringstream archive_bytes(raw);
-    boost::archive::binary_iarchive archive(archive_bytes);
-    archive >> fingerprint >> state;
-  } catch (const std::exception& e) {
-    throw corrupt(e.what());
-  }
+  std::memcpy(&fingerprint, bytes.data() + checked_at, sizeof fingerprint);
   if (fingerprint != key.fingerprint)
     throw UsageError(cat("checkpoint ", path, " belongs to another selection: its ",
                          differences(fingerprint, key.fingerprint),
                          " differ from this run's; run with the same inputs and options, or without --resume"));
+  const char* frame = bytes.data() + frame_at;
+  const std::size_t frame_size = bytes.size() - frame_at;
+  const unsigned long long raw_size = ZSTD_getFrameContentSize(frame, frame_size);
+  if (raw_size == ZSTD_CONTENTSIZE_ERROR || raw_size == ZSTD_CONTENTSIZE_UNKNOWN) throw corrupt("bad zstd frame");
+  // A state holds a count per word and at most one row (52 bytes archived) per AVAIL line.
+  if (raw_size > 4096 + 8 * key.lexicon_size + 64 * key.available_lines)
+    throw corrupt("larger than any state of these inputs");
+  std::string raw(raw_size, '\0');
+  const std::size_t got = ZSTD_decompress(raw.data(), raw.size(), frame, frame_size);
+  if (ZSTD_isError(got) || got != raw_size) throw corrupt("damaged data");
+  SelectionState state;
+  try {
+    std::istringstream archive_bytes(raw);
+    boost::archive::binary_iarchive archive(archive_bytes);
+    archive >> state;
+  } catch (const std::exception& e) {
+    throw corrupt(e.what());
+  }
   if (const std::string problem = invalid_state(state, key); !problem.empty()) throw corrupt(problem);
   return state;
 }

@@ -39,7 +39,7 @@ resume() {
   return "$rc"
 }
 
-# 40 bit flips: 4 in the magic and version, 4 in the checksum, 32 over the compressed state.
+# 40 bit flips: 4 in the magic and version, 4 in the checksum, 32 over the fingerprint and the compressed state.
 size=$(stat -c %s "$WORK/good.ckpt")
 refused=0 identical=0
 for bit in $("$PY" -c "

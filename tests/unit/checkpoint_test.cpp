@@ -197,6 +197,8 @@ TEST_F(CheckpointTest, IndicesAndRankingOutOfPlaceAreRefused) {
   EXPECT_TRUE(mentions(changed([&](SelectionState& s) { s.ranked[7].root_word = std::uint32_t(key.lexicon_size); }),
                        "root word"));
   EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.counts.pop_back(); }), "a model of"));
+  EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.counts.resize(s.counts.size() + 1000); }),
+                       "larger than any state of these inputs"));  // refused before it is decompressed
   EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.tokens = std::nan(""); }), "not finite"));
   EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.ranked[1].gain += 1e-9; }), "do not add up"));
   EXPECT_TRUE(mentions(changed([](SelectionState& s) { s.ranked[1].cross_entropy = std::nan(""); }), "do not add up"));

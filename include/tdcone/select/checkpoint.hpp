@@ -2,11 +2,12 @@
 // Checkpoints of a selection (SPEC §9). A checkpoint file is
 //   "tdcone-checkpoint-2\n"   magic and format version,
 //   16 bytes                 XXH3-128 of the rest (canonical, big-endian),
+//   40 bytes                 the Fingerprint (5 × u64, host order),
 //   the rest                 one zstd frame of a Boost.Serialization binary
-//                            archive: the Fingerprint, then the SelectionState.
-// The checksum is verified before anything is decompressed, the fingerprint
-// before anything is used, and every index and count of the state before the
-// selection continues from it. Written under a temporary name and renamed.
+//                            archive of the SelectionState.
+// The checksum and the fingerprint are verified before anything is
+// decompressed, and every index and count of the state before the selection
+// continues from it. Written under a temporary name and renamed.
 #include <cstdint>
 #include <string>
 
@@ -22,10 +23,6 @@ struct Fingerprint {
   std::uint64_t representative = 0, available = 0, unadapted = 0, seed = 0;
 
   bool operator==(const Fingerprint&) const = default;
-  template <class Archive>
-  void serialize(Archive& ar, unsigned) {
-    ar & options & representative & available & unadapted & seed;
-  }
 };
 
 /// The selection a checkpoint must belong to, and the sizes its indices must fit.
