@@ -155,7 +155,9 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add("length-cap", s.length_cap, "AVAIL lines with more tokens are junk (ranked last)",
         whole_number(1, std::numeric_limits<std::uint32_t>::max()));
   o.add_switch("stop", s.stop, "Keep only the lines up to stop_rank selected (the rest flagged 4, not selected)");
-  o.add("checkpoint", s.checkpoint, "Checkpoint file written on SIGTERM/SIGUSR1 (then exit 75) and by --checkpoint-every (default: OUTPUT.ckpt)");
+  o.add("checkpoint", s.checkpoint,
+        "Checkpoint file written on SIGTERM/SIGUSR1 (then exit 75) and by --checkpoint-every (default: OUTPUT.ckpt); "
+        "absent or a tdcone checkpoint, never another file");
   o.add_action_flag("resume", s.resume, "Continue from the checkpoint of an interrupted run with the same inputs and options");
   o.add("checkpoint-every", s.checkpoint_every, "Also write a checkpoint every this many minutes (0 = never)",
         real_number(0, kInfinity));

@@ -8,7 +8,6 @@
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <filesystem>
 #include <limits>
 #include <optional>
 
@@ -16,6 +15,7 @@
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
+#include "tdcone/mpi/exchange.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/pipeline/read_stage.hpp"
 #include "tdcone/select/checkpoint.hpp"
@@ -31,19 +31,25 @@ extern "C" void request_stop(int) { stop_requested = 1; }
 
 constexpr int kExitInterrupted = 75;  // EX_TEMPFAIL: try again (with --resume)
 
-// What a checkpoint must match: the options that shape the ranking and the data read.
-std::uint64_t fingerprint(const SelectOptions& o, const select::Statistics& stats,
-                          std::uint64_t available_lines) {
-  std::string key = cat(o.side, '|', o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|',
-                        o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|', o.corpus.src_field, '|',
-                        o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase, '|', o.corpus.reverse, '|',
-                        o.corpus.max_line_bytes, '|', stats.repr_tokens, '|', stats.unadapted_tokens, '|',
-                        stats.seed_tokens, '|', available_lines, '|');
-  for (const std::string& word : stats.lexicon) (key += word) += '\n';
-  std::uint64_t h = XXH3_64bits(key.data(), key.size());
-  for (const auto* counts : {&stats.repr, &stats.unadapted, &stats.available, &stats.seed})
-    h = XXH3_64bits_withSeed(counts->data(), counts->size() * sizeof(std::uint64_t), h);
-  return h;
+// What a checkpoint must match: the options that shape the ranking, and the
+// text and order of every line of every corpus (the same for any number of ranks).
+select::Fingerprint fingerprint(const boost::mpi::communicator& comm, const SelectOptions& o,
+                                const select::Corpora& corpora) {
+  const std::string key = cat(o.side, '|', o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|',
+                              o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|', o.corpus.src_field, '|',
+                              o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase, '|', o.corpus.reverse,
+                              '|', o.corpus.max_line_bytes);
+  const text::TokenizedShare* shares[] = {&corpora.representative, &corpora.available,
+                                          corpora.unadapted ? &*corpora.unadapted : nullptr,
+                                          corpora.seed ? &*corpora.seed : nullptr};
+  std::vector<std::uint64_t> sums;
+  for (const auto* share : shares) sums.push_back(share ? select::lines_fingerprint(*share) : 0);
+  sums = mpi::sum_all(MPI_Comm(comm), sums);
+  // A corpus not given is 0; a given one, even empty, is a hash of its lines' sum and count.
+  std::uint64_t parts[4] = {};
+  for (std::size_t k = 0; k < 4; ++k)
+    if (shares[k]) parts[k] = XXH3_64bits_withSeed(&sums[k], sizeof sums[k], shares[k]->total_lines);
+  return {XXH3_64bits(key.data(), key.size()), parts[0], parts[1], parts[2], parts[3]};
 }
 
 select::Side side_of(const std::string& name) {
@@ -109,8 +115,10 @@ void catch_stop_signals() {
 int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml) {
   const Stopwatch clock;  // SIGTERM/SIGUSR1 are caught since main() (catch_stop_signals)
   Inputs in;
+  const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
   mpi::collective_step(comm, [&] {
     h5::check_output_target(options.output.output, options.output.force);
+    if (comm.rank() == 0) select::check_checkpoint_path(checkpoint, options.resume);
     in.representative = io::resolve_inputs(options.representative);
     in.available = io::resolve_inputs(options.available);
     if (!options.unadapted.empty()) in.unadapted = io::resolve_inputs(options.unadapted);
@@ -131,12 +139,11 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   cynical.keep_boring = options.keep_boring;
   cynical.batch = options.batch;
   cynical.length_cap = options.length_cap;
-  const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
-  const std::uint64_t print = fingerprint(options, stats, counts.lines);
+  const select::Fingerprint print = fingerprint(comm, options, corpora);
   std::optional<select::SelectionState> resume;
   if (options.resume) {
     mpi::collective_step(comm, [&] {
-      if (comm.rank() == 0) resume = select::read_checkpoint(checkpoint, print);
+      if (comm.rank() == 0) resume = select::read_checkpoint(checkpoint, {print, counts.lines, stats.lexicon.size()});
     });
     if (comm.rank() != 0) resume.emplace();
     boost::mpi::broadcast(comm, *resume, 0);
@@ -152,9 +159,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   interrupt.save = [&](const select::SelectionState& state) {
     mpi::collective_step(comm, [&] {
       if (comm.rank() != 0) return;
-      select::SelectionState stamped = state;
-      stamped.fingerprint = print;
-      select::write_checkpoint(checkpoint, stamped);
+      select::write_checkpoint(checkpoint, print, state);
       std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
                    checkpoint.c_str());
     });
@@ -213,8 +218,8 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
     file.set_attribute("/selection", "repr_tokens", stats.repr_tokens);
     file.set_attribute("/selection", "lexicon", static_cast<std::uint64_t>(stats.lexicon.size()));
     file.commit();
-    if (comm.rank() == 0) std::filesystem::remove(checkpoint);  // done: an old checkpoint must not be resumed
   });
+  if (comm.rank() == 0) select::remove_checkpoint(checkpoint);  // done: an old checkpoint must not be resumed
 
   if (comm.rank() == 0) {
     const double h_stop = selection.stop_rank ? selection.ranked[selection.stop_rank - 1].cross_entropy : selection.h_initial;

@@ -131,4 +131,13 @@ AvailableLines available_lines(const text::TokenizedShare& available, Side side,
   return lines;
 }
 
+std::uint64_t lines_fingerprint(const text::TokenizedShare& share) {
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    const std::uint64_t line[4] = {share.first_pair_id + i, share.src_hash[i], share.tgt_hash[i], share.flags[i]};
+    sum += XXH3_64bits(line, sizeof line);
+  }
+  return sum;
+}
+
 }  // namespace tdcone::select

@@ -7,7 +7,9 @@
 
 #include <absl/container/flat_hash_set.h>
 
+#include "tdcone/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::select {
 
@@ -61,6 +63,8 @@ class Model {
         g += h_[words[k]] * std::log((count_[words[k]] + epsilon_) / (count_[words[k]] + counts[k] + epsilon_));
     return g;
   }
+  double tokens() const { return tokens_; }
+  double count(Word v) const { return count_[v]; }
   void save(SelectionState& state) const {
     state.counts = count_;
     state.tokens = tokens_;
@@ -129,7 +133,8 @@ class Selector {
       : comm_(comm), lines_(lines), options_(options), model_(stats, options.epsilon),
         latest_gain_(lines.size()), selected_(lines.size(), false) {
     h_initial_ = best_h_ = model_.entropy();
-    if (resume) restore(*resume);
+    const std::vector<bool> selectable = selectable_words(stats, options);
+    if (resume) restore(*resume, selectable);
     std::vector<std::uint64_t> local_lines_of_word(stats.lexicon.size(), 0);
     for (std::uint32_t i = 0; i < lines.size(); ++i) {
       if (selected_[i]) continue;
@@ -139,7 +144,6 @@ class Selector {
     build_segments(local_lines_of_word);
     lines_of_word_ = mpi::sum_all(MPI_Comm(comm), local_lines_of_word);
     remaining_ = mpi::sum_all<std::uint64_t>(comm, lines.size()) - done_;
-    const std::vector<bool> selectable = selectable_words(stats, options);
     active_key_.assign(stats.lexicon.size(), std::numeric_limits<double>::quiet_NaN());
     for (Word v = 0; v < selectable.size(); ++v)
       if ((second_pass_ || selectable[v]) && lines_of_word_[v] > 0) activate(v);
@@ -206,20 +210,53 @@ class Selector {
     return s;
   }
 
-  // Continues from a checkpoint: the model, the pass, and which lines are taken.
-  void restore(const SelectionState& s) {
+  // Continues from a checkpoint: the model, the pass, and which lines are
+  // taken, once the state is known to fit these lines (read_checkpoint checked
+  // its indices and ranking). Every rank tallies the taken lines it holds, one
+  // sum over ranks follows, and every rank checks the same totals, so all
+  // refuse together.
+  void restore(const SelectionState& s, const std::vector<bool>& selectable) {
+    std::vector<std::pair<std::uint64_t, Word>> taken;  // (pair_id, root word)
+    for (const RankedLine& r : s.ranked) taken.emplace_back(r.pair_id, r.root_word);
+    std::sort(taken.begin(), taken.end());
+    const std::size_t n = selectable.size();
+    std::vector<std::uint64_t> tally(n + 3, 0);  // word counts, tokens, lines, lines without their root word
+    for (std::uint32_t i = 0; i < lines_.size(); ++i) {
+      const auto at = std::lower_bound(taken.begin(), taken.end(), std::pair<std::uint64_t, Word>(lines_.pair_id[i], 0));
+      selected_[i] = at != taken.end() && at->first == lines_.pair_id[i];
+      if (!selected_[i]) continue;
+      for (std::size_t k = 0; k < n_words(i); ++k) tally[words(i)[k]] += counts(i)[k];
+      tally[n] += lines_.length[i];
+      ++tally[n + 1];
+      if (!std::binary_search(words(i), words(i) + n_words(i), at->second)) ++tally[n + 2];
+    }
+    tally = mpi::sum_all(MPI_Comm(comm_), tally);
+
+    const auto refuse = [](const std::string& why) {
+      mpi::fail_everywhere(cat("the checkpoint does not fit these inputs: ", why, "; start again without --resume"), 2);
+    };
+    if (tally[n + 1] != s.ranked.size())
+      refuse(cat(s.ranked.size() - tally[n + 1], " of its ranked lines are not selectable lines of AVAIL"));
+    if (tally[n + 2] != 0) refuse(cat(tally[n + 2], " of its ranked lines lack their root word"));
+    // The pass: the second one takes root words that are not selectable, the first never does.
+    const bool second_pass =
+        std::any_of(s.ranked.begin(), s.ranked.end(), [&](const RankedLine& r) { return !selectable[r.root_word]; });
+    if (s.second_pass != second_pass) refuse("its pass does not fit its root words");
+    // The model: SEED plus the taken lines, exactly (counts are whole numbers).
+    bool counts_fit = s.counts.size() == n && s.tokens == model_.tokens() + double(tally[n]);
+    for (Word v = 0; counts_fit && v < n; ++v) counts_fit = s.counts[v] == model_.count(v) + double(tally[v]);
+    if (!counts_fit) refuse("its model counts are not those of SEED and its ranked lines");
+    if (s.h_initial != h_initial_) refuse("its initial cross-entropy is not that of these corpora");
     model_.restore(s);
+    if (model_.entropy() != (s.ranked.empty() ? s.h_initial : s.ranked.back().cross_entropy))
+      refuse("its model is not that of its last cross-entropy");
+
     h_initial_ = s.h_initial;
     best_h_ = s.best_h;
     stop_rank_ = s.stop_rank;
     second_pass_ = s.second_pass;
     done_ = s.ranked.size();
     if (comm_.rank() == 0) ranked_ = s.ranked;
-    std::vector<std::uint64_t> taken;
-    for (const RankedLine& r : s.ranked) taken.push_back(r.pair_id);
-    std::sort(taken.begin(), taken.end());
-    for (std::uint32_t i = 0; i < lines_.size(); ++i)
-      selected_[i] = std::binary_search(taken.begin(), taken.end(), lines_.pair_id[i]);
   }
 
   const Word* words(std::uint32_t i) const { return lines_.words.data() + lines_.start[i]; }

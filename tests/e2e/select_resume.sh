@@ -24,6 +24,7 @@ interruptions=0
 resume=()
 for attempt in 1 2 3 4 5 6 7 8 9 10; do
   # mpirun itself in the background (not a shell function), so $! is mpirun.
+  : >"$WORK/run.err"  # now: the background job truncates it only once it runs, and the last run's progress would count
   ${TDCONE_MPIRUN:-mpirun} -n 2 --oversubscribe "$TDCONE" "${args[@]}" --output "$WORK/pieces.h5" "${resume[@]}" \
     --progress-every 0.5 >"$WORK/run.out" 2>"$WORK/run.err" &
   launcher=$!
@@ -57,6 +58,6 @@ expect_failure 2 "belongs to another selection" -- run_mpi 2 "${args[@]}" --minc
 head -c 100 "$WORK/first.ckpt" >"$WORK/cut.h5.ckpt"
 expect_failure 2 "corrupt checkpoint" -- run_mpi 2 "${args[@]}" --output "$WORK/cut.h5" --resume
 printf 'not a checkpoint' >"$WORK/junk.h5.ckpt"
-expect_failure 2 "corrupt checkpoint" -- "$TDCONE" "${args[@]}" --output "$WORK/junk.h5" --resume
+expect_failure 2 "not a tdcone checkpoint" -- "$TDCONE" "${args[@]}" --output "$WORK/junk.h5" --resume
 expect_failure 2 "cannot read checkpoint" -- "$TDCONE" "${args[@]}" --output "$WORK/none.h5" --resume
 echo "ok: corrupt, foreign and missing checkpoints are refused"

@@ -30,4 +30,10 @@ AvailableLines available_lines(const text::TokenizedShare& available, Side side,
                                const std::vector<std::uint32_t>& lexicon_id, std::uint32_t length_cap,
                                std::vector<std::size_t>& junk);
 
+/// This share's part of a corpus fingerprint: the sum mod 2^64 over its lines
+/// of a hash of the line's text (as read, with keep_counts), flags and pair_id.
+/// Summed over every rank, it is the same for any number of ranks, and changes
+/// when a line changes or moves.
+std::uint64_t lines_fingerprint(const text::TokenizedShare& share);
+
 }  // namespace tdcone::select

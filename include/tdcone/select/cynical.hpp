@@ -56,7 +56,6 @@ struct RankedLine {
 /// does not depend on the number of ranks. Heaps are rebuilt on resume:
 /// they only speed up the search for the exact best lines.
 struct SelectionState {
-  std::uint64_t fingerprint = 0;   // inputs and options it belongs to
   std::vector<RankedLine> ranked;  // the lines selected so far, in order
   double h_initial = 0, best_h = 0;
   std::uint64_t stop_rank = 0;
@@ -66,7 +65,7 @@ struct SelectionState {
 
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar & fingerprint & ranked & h_initial & best_h & stop_rank & second_pass & counts & tokens & log_sum;
+    ar & ranked & h_initial & best_h & stop_rank & second_pass & counts & tokens & log_sum;
   }
 };
 
@@ -90,8 +89,11 @@ struct Selection {
 std::vector<bool> selectable_words(const Statistics& stats, const CynicalOptions& options);
 
 /// Ranks every line of every rank's `lines`, continuing from `resume` when
-/// given (the same state on every rank). `on_progress(ranked, total, H)` is
-/// called on rank 0 now and then. Collective.
+/// given (the same state on every rank, as read_checkpoint verified it). A
+/// state that does not fit these lines and statistics (its lines, words,
+/// counts, pass or entropies) is refused on every rank (mpi::CollectiveError,
+/// status 2). `on_progress(ranked, total, H)` is called on rank 0 now and then.
+/// Collective.
 Selection select_lines(const boost::mpi::communicator& comm, const Statistics& stats, const AvailableLines& lines,
                        const CynicalOptions& options,
                        const std::function<void(std::uint64_t, std::uint64_t, double)>& on_progress = {},
