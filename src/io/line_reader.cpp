@@ -22,6 +22,7 @@ namespace {
 constexpr std::size_t kReadSize = std::size_t{1} << 20;
 constexpr std::uint64_t kUnknown = std::numeric_limits<std::uint64_t>::max();
 constexpr int kFileStart = -1;  // "byte" before the first byte of a file
+constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
 // The first '\n' or '\r' in [p, end), or end: either ends a line. Sixteen
 // bytes a step where SSE2 exists (all x86-64): as fast as the memchr for '\n'
@@ -197,7 +198,7 @@ struct LineReader::Impl {
       segment_bytes = segment.end - segment.begin;
     }
     switch (source->byte_before()) {
-      case kFileStart:
+      case kFileStart: at_file_start = true; break;
       case '\n': break;
       case '\r': after_cr = true; break;  // a '\n' first would end the previous segment's line
       default: skip_line();               // the rest of a line of the previous segment
@@ -211,6 +212,14 @@ struct LineReader::Impl {
     if (!owns_a_line()) {
       finished = true;
       return false;
+    }
+    if (at_file_start) {
+      at_file_start = false;
+      drop_byte_order_mark();
+      if (head == tail && source->at_end()) {  // a file of just a BOM has no lines
+        finished = true;
+        return false;
+      }
     }
     std::size_t scanned = 0;  // bytes after head known to hold no line end
     for (;;) {
@@ -269,6 +278,13 @@ struct LineReader::Impl {
     }
   }
 
+  // A byte order mark before the first line of a file is not text. The line
+  // still starts at the file's first byte, which decides the segment owning it.
+  void drop_byte_order_mark() {
+    while (tail - head < kByteOrderMark.size() && !source->at_end()) refill();
+    if (std::string_view(buffer.data() + head, tail - head).starts_with(kByteOrderMark)) head += kByteOrderMark.size();
+  }
+
   // Keeps the unread bytes (a partial line), moves them to the front and
   // reads more after them; grows only for a line longer than the buffer.
   void refill() {
@@ -288,6 +304,7 @@ struct LineReader::Impl {
   std::vector<char> buffer;
   std::size_t head = 0, tail = 0;  // unread bytes are buffer[head, tail)
   std::uint64_t buffer_start = 0;  // stream position of buffer[0]
+  bool at_file_start = false;      // the segment starts the file: a BOM may come first
   bool after_cr = false;           // the last line end read was a '\r'
   bool finished = false;
 };

@@ -1,6 +1,6 @@
 // LineReader: every line of a file is read by exactly one segment, whatever
 // the cut (plain bytes or zstd frames) and the number of ranks; "\n", "\r\n"
-// and "\r" end lines.
+// and "\r" end lines; a leading byte order mark is dropped.
 #include "tdcone/io/line_reader.hpp"
 
 #include <gtest/gtest.h>
@@ -198,6 +198,36 @@ TEST(IoLineReaderTest, EveryCutPointReadsEachLineOnce) {
     EXPECT_EQ(read_over_ranks(plain, n_ranks), expected) << n_ranks << " ranks";
   for (int n_ranks = 1; n_ranks <= static_cast<int>(frames.size()); n_ranks += n_ranks < 60 ? 1 : 7)
     EXPECT_EQ(read_over_ranks(packed, n_ranks), expected) << n_ranks << " ranks";
+}
+
+const std::string kBom = "\xEF\xBB\xBF";
+
+TEST(IoLineReaderTest, ByteOrderMarkAtTheFileStartIsDropped) {
+  // Only before the first line: a BOM further on is text. Any cut; in zstd
+  // also a BOM split over frames or after an empty frame.
+  TempDir dir;
+  const std::string text = kBom + "first\r\n" + kBom + "second\rthird";
+  const std::vector<std::string> expected = {"first", kBom + "second", "third"};
+  const auto plain = resolve_inputs({dir.write("p", text)});
+  for (int n_ranks = 1; n_ranks <= static_cast<int>(text.size()) + 1; ++n_ranks)
+    EXPECT_EQ(read_over_ranks(plain, n_ranks), expected) << n_ranks << " ranks";
+  std::string byte_frames;
+  for (char c : text) byte_frames += zstd_frame(std::string(1, c));
+  for (const std::string& packed : {zstd_frame(text), zstd_frame("") + zstd_frame(text.substr(0, 2)) + zstd_frame(text.substr(2)),
+                                    byte_frames}) {
+    const auto files = resolve_inputs({dir.write("z", packed)});
+    for (int n_ranks = 1; n_ranks <= static_cast<int>(packed.size()); n_ranks += n_ranks < 40 ? 1 : 5)
+      EXPECT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks, " << packed.size() << " bytes";
+  }
+}
+
+TEST(IoLineReaderTest, EveryFileLosesItsOwnByteOrderMark) {
+  TempDir dir;
+  const auto files = resolve_inputs({dir.write("a", kBom + "a1\na2\n"), dir.write("b", zstd_frame(kBom + "b1\n")),
+                                     dir.write("only-bom", kBom), dir.write("bom-newline", kBom + "\n"),
+                                     dir.write("c", kBom + kBom + "c1")});
+  const std::vector<std::string> expected = {"a1", "a2", "b1", "", kBom + "c1"};
+  for (int n_ranks = 1; n_ranks <= 12; ++n_ranks) EXPECT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks";
 }
 
 TEST(IoLineReaderTest, LastLineWithoutNewlineCounts) {

@@ -1,7 +1,7 @@
 #pragma once
 // Streams the lines owned by one segment, decompressing zstd on the fly.
 // Lines end at "\n", "\r\n" or a lone "\r" (files from Unix, Windows and old
-// Mac tools read alike).
+// Mac tools read alike); a UTF-8 byte order mark at a file's start is dropped.
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -25,7 +25,7 @@ class LineReader {
   LineReader& operator=(const LineReader&) = delete;
 
   /// Next owned line; false at the end of the segment. A final line without
-  /// a line end counts; an empty file or segment has no lines.
+  /// a line end counts; an empty file (or one of just a BOM) or segment has no lines.
   bool next(Line& line);
 
   /// Progress in on-disk bytes of this segment consumed so far (for ETA).
