@@ -34,6 +34,8 @@ void for_each_field(std::string_view line, F&& f) {
 
 EmbeddingTable EmbeddingTable::load(const std::string& path, const text::Vocabulary& vocabulary) {
   const auto files = io::resolve_inputs({path});
+  for (const auto& file : files)  // a pipe or FIFO can be read only once
+    if (file.stream) throw UsageError(cat("embedding file must be a regular file (every rank reads it): ", file.path));
   EmbeddingTable table;
   table.row_of_.assign(vocabulary.size(), -1);
   std::vector<std::string_view> fields;

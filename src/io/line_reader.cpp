@@ -14,6 +14,7 @@
 
 #include "posix_file.hpp"
 #include "tdcone/error.hpp"
+#include "zstd_format.hpp"
 
 namespace tdcone::io {
 
@@ -41,7 +42,8 @@ const char* find_line_end(const char* p, const char* end) {
 
 // The bytes of a segment and of everything after it, as one stream (the last
 // owned line may run past the segment). Stream positions are file offsets for
-// plain files and decompressed offsets from the segment's first frame for zstd.
+// plain files, decompressed offsets from the segment's first frame for zstd
+// and offsets from the start for streams.
 class ByteSource {
  public:
   virtual ~ByteSource() = default;
@@ -184,19 +186,74 @@ class ZstdSource final : public ByteSource {
   std::uint64_t segment_end_ = kUnknown;
 };
 
+// A pipe, FIFO or procfs file, read front to back: all of it is one segment.
+// Its first bytes, read before anything is returned, tell whether it is zstd.
+class StreamSource final : public ByteSource {
+ public:
+  explicit StreamSource(const InputFile& input) : file_(input.path), chunk_(kReadSize) {
+    load_input();
+    zstd_ = in_.size >= 4 && is_zstd_magic(little_endian(static_cast<const unsigned char*>(in_.src), 4));
+    if (zstd_ && !(dctx_ = ZSTD_createDCtx())) throw std::bad_alloc();
+  }
+  ~StreamSource() override { ZSTD_freeDCtx(dctx_); }
+
+  std::size_t fill(char* dst, std::size_t capacity) override {
+    ZSTD_outBuffer out{dst, capacity, 0};
+    while (out.pos < out.size && !at_end_) {
+      if (in_.pos == in_.size && !input_ended_) load_input();
+      if (!zstd_) {
+        const std::size_t n = std::min(in_.size - in_.pos, out.size - out.pos);
+        std::memcpy(dst + out.pos, chunk_.data() + in_.pos, n);
+        in_.pos += n;
+        out.pos += n;
+        at_end_ = in_.pos == in_.size && input_ended_;
+        continue;
+      }
+      const std::size_t ret = ZSTD_decompressStream(dctx_, &out, &in_);
+      if (ZSTD_isError(ret)) throw IoError(cat(file_.path(), ": corrupt zstd data: ", ZSTD_getErrorName(ret)));
+      // All input shown and room left in `out`: the decoder has flushed all it can.
+      if (in_.pos == in_.size && input_ended_ && out.pos < out.size) {
+        if (ret != 0) throw IoError(cat(file_.path(), ": corrupt zstd data: truncated frame"));
+        at_end_ = true;
+      }
+    }
+    return out.pos;
+  }
+  bool at_end() const override { return at_end_; }
+  int byte_before() override { return kFileStart; }
+  std::uint64_t segment_end() const override { return kUnknown; }
+  std::uint64_t consumed() const override { return 0; }  // of an unknown size: no share of the progress
+
+ private:
+  void load_input() {
+    in_ = {chunk_.data(), file_.read(chunk_.data(), chunk_.size()), 0};
+    input_ended_ = in_.size < chunk_.size();
+  }
+
+  PosixFile file_;
+  std::vector<char> chunk_;  // bytes read, not yet passed on: chunk_[in_.pos, in_.size)
+  ZSTD_inBuffer in_{};
+  bool input_ended_ = false;
+  bool zstd_ = false;
+  ZSTD_DCtx* dctx_ = nullptr;
+  bool at_end_ = false;
+};
+
+std::unique_ptr<ByteSource> open_source(const InputFile& file, const Segment& segment) {
+  if (file.stream) return std::make_unique<StreamSource>(file);
+  if (file.compression == Compression::zstd) return std::make_unique<ZstdSource>(file, segment);
+  return std::make_unique<PlainSource>(file, segment);
+}
+
 }  // namespace
 
 struct LineReader::Impl {
   Impl(const InputFile& file, const Segment& segment, std::uint64_t max_line_bytes)
-      : max_line_bytes(max_line_bytes), buffer(kReadSize) {
-    if (file.compression == Compression::zstd) {
-      source = std::make_unique<ZstdSource>(file, segment);
-      segment_bytes = file.frame_offsets[segment.end] - file.frame_offsets[segment.begin];
-    } else {
-      source = std::make_unique<PlainSource>(file, segment);
-      buffer_start = segment.begin;
-      segment_bytes = segment.end - segment.begin;
-    }
+      : max_line_bytes(max_line_bytes),
+        source(open_source(file, segment)),
+        segment_bytes(io::segment_bytes(file, segment)),
+        buffer(kReadSize) {
+    if (!file.stream && file.compression == Compression::none) buffer_start = segment.begin;  // a file offset
     switch (source->byte_before()) {
       case kFileStart: at_file_start = true; break;
       case '\n': break;
@@ -300,7 +357,7 @@ struct LineReader::Impl {
 
   std::uint64_t max_line_bytes;
   std::unique_ptr<ByteSource> source;
-  std::uint64_t segment_bytes = 0;
+  std::uint64_t segment_bytes;
   std::vector<char> buffer;
   std::size_t head = 0, tail = 0;  // unread bytes are buffer[head, tail)
   std::uint64_t buffer_start = 0;  // stream position of buffer[0]

@@ -1,15 +1,19 @@
 // LineReader: every line of a file is read by exactly one segment, whatever
 // the cut (plain bytes or zstd frames) and the number of ranks; "\n", "\r\n"
-// and "\r" end lines; a leading byte order mark is dropped.
+// and "\r" end lines; a leading byte order mark is dropped; streams (pipes,
+// FIFOs, procfs files) are read whole by rank 0.
 #include "tdcone/io/line_reader.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <zstd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tdcone/error.hpp"
@@ -228,6 +232,59 @@ TEST(IoLineReaderTest, EveryFileLosesItsOwnByteOrderMark) {
                                      dir.write("c", kBom + kBom + "c1")});
   const std::vector<std::string> expected = {"a1", "a2", "b1", "", kBom + "c1"};
   for (int n_ranks = 1; n_ranks <= 12; ++n_ranks) EXPECT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks";
+}
+
+std::string file_contents(const std::string& path) {
+  std::ostringstream text;
+  text << std::ifstream(path, std::ios::binary).rdbuf();
+  return text.str();
+}
+
+TEST(IoLineReaderTest, ProcfsFileOfSizeZeroIsReadWhole) {
+  const std::string text = file_contents("/proc/filesystems");
+  ASSERT_FALSE(text.empty());
+  for (int n_ranks = 1; n_ranks <= 3; ++n_ranks)
+    EXPECT_EQ(read_over_ranks(resolve_inputs({"/proc/filesystems"}), n_ranks), expected_lines(text)) << n_ranks << " ranks";
+  // Its values change from read to read, its lines do not.
+  const auto status = read_over_ranks(resolve_inputs({"/proc/self/status"}), 2);
+  EXPECT_EQ(status.size(), expected_lines(file_contents("/proc/self/status")).size());
+  ASSERT_FALSE(status.empty());
+  EXPECT_EQ(status[0].rfind("Name:", 0), 0u) << status[0];
+}
+
+TEST(IoLineReaderTest, FifoIsReadWholeInItsPlaceAmongOtherFiles) {
+  // A FIFO can be read only once: one rank reads it, over several 1 MiB reads,
+  // and its lines keep their place between the files around it.
+  TempDir dir;
+  std::mt19937 rng(17);
+  const std::string before = random_text(rng, 5000), after = random_text(rng, 5000);
+  const std::string streamed = random_text(rng, 3 << 20, 200000);
+  const std::string fifo = dir.path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto files = resolve_inputs({dir.write("before", before), fifo, dir.write("after", after)});
+  std::vector<std::string> expected;
+  for (const std::string& part : {before, streamed, after})
+    for (const std::string& line : expected_lines(part)) expected.push_back(line);
+  for (int n_ranks = 1; n_ranks <= 4; ++n_ranks) {
+    test_support::FifoFeeder feeder(fifo, kBom + streamed);
+    EXPECT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks";
+  }
+}
+
+TEST(IoLineReaderTest, ZstdFifoIsDecompressedAndATruncatedOneIsIoError) {
+  TempDir dir;
+  std::mt19937 rng(19);
+  const std::string text = random_text(rng, 2 << 20, 100000);
+  const std::string fifo = dir.path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto files = resolve_inputs({fifo});
+  for (const std::string& packed : {random_frames(rng, text, 300000), skippable_frame("lead") + zstd_frame(text, true)}) {
+    test_support::FifoFeeder feeder(fifo, packed);
+    EXPECT_EQ(read_over_ranks(files, 3), expected_lines(text));
+  }
+  const std::string packed = zstd_frame(text);
+  test_support::FifoFeeder feeder(fifo, packed.substr(0, packed.size() / 2));
+  EXPECT_THROW(read_over_ranks(files, 1), IoError);
 }
 
 TEST(IoLineReaderTest, LastLineWithoutNewlineCounts) {
