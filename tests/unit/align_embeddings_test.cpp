@@ -1,4 +1,5 @@
-// EmbeddingTable::load: GloVe / word2vec text files, and what it refuses.
+// EmbeddingTable::load: GloVe / word2vec text files, and the lines it refuses
+// (with file:line), so that no bad vector reaches the alignment.
 #include "tdcone/align/embeddings.hpp"
 
 #include <gtest/gtest.h>
@@ -42,9 +43,30 @@ TEST(EmbeddingsTest, FileIsReadWithWord2vecHeader) {
   EXPECT_NEAR(table.similarity(a, d), 1 / std::sqrt(2.0), 1e-7);
 }
 
+TEST(EmbeddingsTest, OneDimensionalVectorsAreNotTakenForAHeader) {
+  TempDir dir;
+  text::Vocabulary vocabulary;
+  const auto a = vocabulary.intern("a");
+  const auto table = EmbeddingTable::load(dir.write("glove-1d.txt", "a 0.5\nb -1\n"), vocabulary);
+  ASSERT_NE(table.vector(a), nullptr);
+  EXPECT_EQ(table.vector(a)[0], 0.5f);
+}
+
 TEST(EmbeddingsTest, RaggedVectorsAreRefused) {
   TempDir dir;
   EXPECT_EQ(load_error(dir.write("v", "a 1 0 0\nb 1 0\n")), dir.path("v") + ":2: vector has 2 values, expected 3");
+  // The header states the dimension.
+  EXPECT_EQ(load_error(dir.write("h", "2 3\na 1 0\nb 1 0\n")), dir.path("h") + ":2: vector has 2 values, expected 3");
+}
+
+TEST(EmbeddingsTest, NonFiniteValuesAreRefusedWithFileAndLine) {
+  TempDir dir;
+  for (const std::string value : {"nan", "NaN", "-nan", "inf", "-inf", "Infinity", "1e39", "abc", "0.5x"}) {
+    const std::string path = dir.write("v", "a 1 0\nb 0.5 " + value + "\n");
+    EXPECT_EQ(load_error(path), path + ":2: not a finite number: '" + value + "'");
+  }
+  const std::string path = dir.write("all-inf", "a 1 0\nb inf inf\n");  // gave every cosine 0
+  EXPECT_EQ(load_error(path), path + ":2: not a finite number: 'inf'");
 }
 
 TEST(EmbeddingsTest, StreamsAreRefusedBecauseEveryRankReadsTheFile) {
