@@ -12,7 +12,13 @@ namespace tdcone::align {
 
 namespace {
 
+// The whole field as a finite float (from_chars also takes "nan" and "inf").
 bool parse_float(std::string_view text, float& out) {
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return ec == std::errc() && end == text.data() + text.size() && std::isfinite(out);
+}
+
+bool parse_count(std::string_view text, std::size_t& out) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && end == text.data() + text.size();
 }
@@ -34,6 +40,8 @@ void for_each_field(std::string_view line, F&& f) {
 
 EmbeddingTable EmbeddingTable::load(const std::string& path, const text::Vocabulary& vocabulary) {
   const auto files = io::resolve_inputs({path});
+  for (const auto& file : files)  // a pipe or FIFO can be read only once
+    if (file.stream) throw UsageError(cat("embedding file must be a regular file (every rank reads it): ", file.path));
   EmbeddingTable table;
   table.row_of_.assign(vocabulary.size(), -1);
   std::vector<std::string_view> fields;
@@ -48,7 +56,11 @@ EmbeddingTable EmbeddingTable::load(const std::string& path, const text::Vocabul
       fields.clear();
       for_each_field(line.text, [&](std::string_view f) { fields.push_back(f); });
       if (fields.empty()) continue;
-      if (line_no == 1 && fields.size() == 2) continue;  // word2vec "count dim" header
+      std::size_t count, header_dimension;
+      if (line_no == 1 && fields.size() == 2 && parse_count(fields[0], count) && parse_count(fields[1], header_dimension)) {
+        table.dimension_ = header_dimension;  // word2vec "count dim" header: the vectors must agree
+        continue;
+      }
       if (fields.size() < 2) throw UsageError(cat(path, ":", line_no, ": expected a word and its vector"));
       const std::size_t dim = fields.size() - 1;
       if (table.dimension_ == 0) table.dimension_ = dim;
@@ -59,7 +71,7 @@ EmbeddingTable EmbeddingTable::load(const std::string& path, const text::Vocabul
       values.resize(dim);
       for (std::size_t k = 0; k < dim; ++k)
         if (!parse_float(fields[k + 1], values[k]))
-          throw UsageError(cat(path, ":", line_no, ": not a number: '", fields[k + 1], "'"));
+          throw UsageError(cat(path, ":", line_no, ": not a finite number: '", fields[k + 1], "'"));
       table.set(word, values);
     }
   }

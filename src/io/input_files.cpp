@@ -10,23 +10,11 @@
 
 #include "posix_file.hpp"
 #include "tdcone/error.hpp"
+#include "zstd_format.hpp"
 
 namespace tdcone::io {
 
 namespace {
-
-constexpr std::uint32_t kZstdMagic = 0xFD2FB528;          // bytes 28 B5 2F FD
-constexpr std::uint32_t kSkippableMagicMask = 0xFFFFFFF0;  // 0x184D2A50..0x184D2A5F
-constexpr std::uint32_t kSkippableMagic = 0x184D2A50;
-
-std::uint32_t little_endian(const unsigned char* p, int n) {
-  std::uint32_t v = 0;
-  for (int i = n - 1; i >= 0; --i) v = (v << 8) | p[i];
-  return v;
-}
-
-bool is_skippable_magic(std::uint32_t magic) { return (magic & kSkippableMagicMask) == kSkippableMagic; }
-bool is_zstd_magic(std::uint32_t magic) { return magic == kZstdMagic || is_skippable_magic(magic); }
 
 std::vector<std::string> expand(const std::string& pattern) {
   if (pattern.find_first_of("*?[") == std::string::npos) {
@@ -104,15 +92,17 @@ std::vector<std::uint64_t> scan_frames(const PosixFile& file, std::uint64_t size
 InputFile inspect(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) throw UsageError(cat("cannot open input file ", path, ": ", std::strerror(errno)));
-  if (!S_ISREG(st.st_mode)) throw UsageError(cat("input is not a regular file: ", path));
+  if (S_ISDIR(st.st_mode)) throw UsageError(cat("input is a directory: ", path));
   if (::access(path.c_str(), R_OK) != 0) throw UsageError(cat("cannot read input file ", path, ": ", std::strerror(errno)));
   InputFile input;
   input.path = path;
+  // A pipe or FIFO has no size to cut, and procfs files say 0: left unopened
+  // here (a FIFO would block, and the bytes read would be gone for the reader).
+  input.stream = !S_ISREG(st.st_mode) || st.st_size == 0;
+  if (input.stream) return input;
   input.size = static_cast<std::uint64_t>(st.st_size);
   const PosixFile file(path);
   unsigned char magic[4];
-  // A file may also start with a skippable frame (pzstd writes one first);
-  // no text file starts with those bytes.
   if (file.read_at(magic, 4, 0) == 4 && is_zstd_magic(little_endian(magic, 4))) {
     input.compression = Compression::zstd;
     input.frame_offsets = scan_frames(file, input.size);
@@ -136,14 +126,24 @@ std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns) 
 }
 
 std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, int n_ranks) {
-  std::uint64_t total = 0;
-  for (const InputFile& f : files) total += f.size;
-  const std::uint64_t lo = cut(total, rank, n_ranks), hi = cut(total, rank + 1, n_ranks);
+  std::uint64_t total = 0, streams_end = 0;
+  for (const InputFile& f : files) {
+    if (f.stream) streams_end = total;
+    total += f.size;
+  }
+  // Rank 0 reads every stream (under mpirun only it has the real stdin) and,
+  // so that its lines stay the first ones, all the bytes before the last one.
+  const auto bound = [&](int k) { return k == 0 ? 0 : std::max(cut(total, k, n_ranks), streams_end); };
+  const std::uint64_t lo = bound(rank), hi = bound(rank + 1);
 
   std::vector<Segment> segments;
   std::uint64_t base = 0;  // offset of this file in the concatenation
   for (std::size_t i = 0; i < files.size(); ++i) {
     const InputFile& f = files[i];
+    if (f.stream) {
+      if (rank == 0) segments.push_back({i, 0, 1});
+      continue;
+    }
     const auto local = [&](std::uint64_t global) { return std::clamp(global, base, base + f.size) - base; };
     Segment s{i, local(lo), local(hi)};
     if (f.compression == Compression::zstd) {
@@ -156,6 +156,12 @@ std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, i
     base += f.size;
   }
   return segments;
+}
+
+std::uint64_t segment_bytes(const InputFile& file, const Segment& segment) {
+  if (file.stream) return 0;
+  if (file.compression == Compression::zstd) return file.frame_offsets[segment.end] - file.frame_offsets[segment.begin];
+  return segment.end - segment.begin;
 }
 
 }  // namespace tdcone::io

@@ -17,16 +17,32 @@ PosixFile::PosixFile(const std::string& path) : path_(path) {
 
 PosixFile::~PosixFile() { ::close(fd_); }
 
-std::size_t PosixFile::read_at(void* dst, std::size_t size, std::uint64_t offset) const {
+namespace {
+
+// Calls `read_some(dst, size)` (a read or pread) until `size` bytes or the end.
+template <class ReadSome>
+std::size_t read_fully(const std::string& path, void* dst, std::size_t size, ReadSome&& read_some) {
   std::size_t done = 0;
   while (done < size) {
-    const ssize_t n = ::pread(fd_, static_cast<char*>(dst) + done, size - done, static_cast<off_t>(offset + done));
+    const ssize_t n = read_some(static_cast<char*>(dst) + done, size - done, done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) throw IoError(cat("cannot read ", path_, ": ", std::strerror(errno)));
+    if (n < 0) throw IoError(cat("cannot read ", path, ": ", std::strerror(errno)));
     if (n == 0) break;
     done += static_cast<std::size_t>(n);
   }
   return done;
+}
+
+}  // namespace
+
+std::size_t PosixFile::read_at(void* dst, std::size_t size, std::uint64_t offset) const {
+  return read_fully(path_, dst, size, [&](char* to, std::size_t length, std::size_t done) {
+    return ::pread(fd_, to, length, static_cast<off_t>(offset + done));
+  });
+}
+
+std::size_t PosixFile::read(void* dst, std::size_t size) {
+  return read_fully(path_, dst, size, [&](char* to, std::size_t length, std::size_t) { return ::read(fd_, to, length); });
 }
 
 void PosixFile::advise_sequential() const { ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL); }

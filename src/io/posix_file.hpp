@@ -1,6 +1,7 @@
 #pragma once
 // A read-only file descriptor that reads at explicit offsets (pread), shared
-// by the frame scanner and the line reader. Errors name the file.
+// by the frame scanner and the line reader, or front to back (a stream).
+// Errors name the file.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -16,6 +17,8 @@ class PosixFile {
 
   /// Reads up to `size` bytes at `offset`; fewer only at end of file.
   std::size_t read_at(void* dst, std::size_t size, std::uint64_t offset) const;
+  /// Reads up to `size` bytes at the current position; fewer only at the end.
+  std::size_t read(void* dst, std::size_t size);
 
   /// Hints the kernel that the file will be read front to back (more read-ahead).
   void advise_sequential() const;

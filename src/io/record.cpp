@@ -45,7 +45,7 @@ std::string parse_score(std::string_view field, double& score) {
 
 struct RecordParser::Impl {
   std::vector<std::string_view> fields;  // TSV columns of the current line
-  simdjson::ondemand::parser json;
+  simdjson::dom::parser json;
   std::vector<char> padded;  // the current JSON line plus SIMDJSON_PADDING
   char id_text[24];          // an integer JSON id rendered as text
 };
@@ -83,41 +83,48 @@ std::string parse_tsv(const FieldSpec& spec, std::vector<std::string_view>& fiel
   return {};
 }
 
-using simdjson::ondemand::json_type;
+// Why simdjson found the line not to be valid JSON.
+std::string json_error(simdjson::error_code error) {
+  switch (error) {
+    case simdjson::UTF8_ERROR:
+      return "invalid UTF-8";
+    case simdjson::NUMBER_ERROR:
+      return "invalid JSON: a malformed or out-of-range number";
+    case simdjson::STRING_ERROR:
+    case simdjson::UNCLOSED_STRING:
+    case simdjson::UNESCAPED_CHARS:
+      return "invalid JSON: a malformed string";
+    case simdjson::T_ATOM_ERROR:
+    case simdjson::F_ATOM_ERROR:
+    case simdjson::N_ATOM_ERROR:
+      return "invalid JSON: a malformed true, false or null";
+    default:
+      return "invalid JSON";
+  }
+}
 
-std::string json_string(simdjson::ondemand::value& value, const std::string& name, std::string_view& out) {
-  const auto error = value.get_string().get(out);
-  if (error == simdjson::INCORRECT_TYPE) return cat("field '", name, "' is not a string");
-  if (error) return "invalid JSON";
+std::string json_string(simdjson::dom::element value, const std::string& name, std::string_view& out) {
+  if (value.get_string().get(out)) return cat("field '", name, "' is not a string");
   return {};
 }
 
-std::string json_score(simdjson::ondemand::value& value, const std::string& name, double& score) {
-  json_type type;
-  if (value.type().get(type)) return "invalid JSON";
-  if (type == json_type::string) {
-    std::string_view text;
-    if (value.get_string().get(text)) return "invalid JSON";
-    return parse_score(text, score);
-  }
-  if (type != json_type::number) return cat("field '", name, "' is not a number");
-  if (value.get_double().get(score) || !std::isfinite(score)) {
-    return unparsable_score(trim_spaces(value.raw_json_token()));
-  }
+// A number (finite: the parser refuses others), or a string holding one.
+std::string json_score(simdjson::dom::element value, const std::string& name, double& score) {
+  std::string_view text;
+  if (!value.get_string().get(text)) return parse_score(text, score);
+  if (value.get_double().get(score)) return cat("field '", name, "' is not a number");
   return {};
 }
 
 // A string id as is, an integer id rendered into `text`.
-std::string json_id(simdjson::ondemand::value& value, const std::string& name, char (&text)[24], std::string_view& id) {
-  json_type type;
-  if (value.type().get(type)) return "invalid JSON";
-  if (type == json_type::string) return json_string(value, name, id);
+std::string json_id(simdjson::dom::element value, const std::string& name, char (&text)[24], std::string_view& id) {
+  if (value.is_string()) return json_string(value, name, id);
   std::int64_t signed_id;
   std::uint64_t unsigned_id;
   std::to_chars_result written;
-  if (type == json_type::number && !value.get_int64().get(signed_id))
+  if (!value.get_int64().get(signed_id))
     written = std::to_chars(std::begin(text), std::end(text), signed_id);
-  else if (type == json_type::number && !value.get_uint64().get(unsigned_id))
+  else if (!value.get_uint64().get(unsigned_id))
     written = std::to_chars(std::begin(text), std::end(text), unsigned_id);
   else
     return cat("field '", name, "' is not a string or an integer");
@@ -137,39 +144,33 @@ std::string RecordParser::parse(std::string_view line, Record& out) {
   if (padded.size() < line.size() + simdjson::SIMDJSON_PADDING) padded.resize(line.size() + simdjson::SIMDJSON_PADDING);
   std::memcpy(padded.data(), line.data(), line.size());
 
-  // Strings unescaped by simdjson live in the parser's buffer until the next
-  // iterate(), i.e. until the next parse(): out's views stay valid that long.
-  simdjson::ondemand::document doc;
-  const auto error = impl_->json.iterate(simdjson::padded_string_view(padded.data(), line.size(), padded.size())).get(doc);
-  if (error == simdjson::UTF8_ERROR) return "invalid UTF-8";
-  if (error) return "invalid JSON";
-  simdjson::ondemand::object object;
-  if (const auto not_object = doc.get_object().get(object))
-    return not_object == simdjson::INCORRECT_TYPE ? "not a JSON object" : "invalid JSON";
+  // The DOM parser checks all of the line (On-Demand checks only the parts
+  // read, so junk after the fields or inside other fields would pass). The
+  // strings it unescapes live in it until the next parse(): out's views stay
+  // valid that long.
+  simdjson::dom::element doc;
+  if (const auto error = impl_->json.parse(padded.data(), line.size(), false).get(doc)) return json_error(error);
+  simdjson::dom::object object;
+  if (doc.get_object().get(object)) return "not a JSON object";
 
   bool have_src = false, have_tgt = false, have_score = false, have_id = false;
-  for (auto maybe_field : object) {
-    simdjson::ondemand::field field;
-    std::string_view key;
-    if (std::move(maybe_field).get(field) || field.unescaped_key().get(key)) return "invalid JSON";
+  for (const auto [key, value] : object) {
     std::string reason;
     const bool is_src = key == spec_.src_field, is_tgt = key == spec_.tgt_field;
     if (is_src || is_tgt) {  // one field may be both sides (one-sided lines in selection)
       std::string_view text;
-      reason = json_string(field.value(), is_src ? spec_.src_field : spec_.tgt_field, text);
+      reason = json_string(value, is_src ? spec_.src_field : spec_.tgt_field, text);
       if (is_src) out.src = text, have_src = true;
       if (is_tgt) out.tgt = text, have_tgt = true;
     } else if (spec_.has_score() && key == spec_.score_field) {
-      reason = json_score(field.value(), spec_.score_field, out.score);
+      reason = json_score(value, spec_.score_field, out.score);
       have_score = true;
     } else if (spec_.has_id() && key == spec_.id_field) {
-      reason = json_id(field.value(), spec_.id_field, impl_->id_text, out.id);
+      reason = json_id(value, spec_.id_field, impl_->id_text, out.id);
       have_id = true;
     }
     if (!reason.empty()) return reason;
   }
-  // On-demand parsing stops at the object's end; anything after it is an error.
-  if (doc.current_location().error() != simdjson::OUT_OF_BOUNDS) return "invalid JSON";
 
   if (!have_src) return cat("missing field '", spec_.src_field, "'");
   if (!have_tgt) return cat("missing field '", spec_.tgt_field, "'");

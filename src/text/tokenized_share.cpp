@@ -129,10 +129,7 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
   ShareBuilder builder(share, options, vocabulary);
   const auto segments = io::plan_share(files, comm.rank(), comm.size());
   std::uint64_t share_bytes = 0;
-  for (const auto& s : segments)
-    share_bytes += files[s.file].compression == io::Compression::none
-                       ? s.end - s.begin
-                       : files[s.file].frame_offsets[s.end] - files[s.file].frame_offsets[s.begin];
+  for (const auto& s : segments) share_bytes += io::segment_bytes(files[s.file], s);
 
   std::vector<std::uint64_t> lines_per_segment;
   std::vector<PendingBadLine> pending;

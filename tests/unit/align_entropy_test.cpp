@@ -3,8 +3,6 @@
 #include <mpi.h>
 
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 
 #include "tdcone/align/embeddings.hpp"
 #include "tiny_corpus.hpp"
@@ -122,35 +120,6 @@ TEST(AlignTest, StaticFallsBackToUniformWhenAWordHasNoVector) {
   embeddings.set(b, {1, 0});  // "d" has none
   EXPECT_DOUBLE_EQ(c.add("a", "b d"), kLn2 / kLn3);
   EXPECT_DOUBLE_EQ(c.cells()["a>b"], 0.5);
-}
-
-TEST(AlignTest, EmbeddingFileIsReadWithWord2vecHeader) {
-  const auto path = std::filesystem::temp_directory_path() / "tdcone_embeddings_test.txt";
-  std::ofstream(path) << "3 2\na 1 0\nb 1 0\nd 1 1\nzzz 5 5\n";
-  text::Vocabulary vocabulary;
-  const auto a = vocabulary.intern("a"), b = vocabulary.intern("b"), d = vocabulary.intern("d"),
-             e = vocabulary.intern("e");
-  const auto table = align::EmbeddingTable::load(path.string(), vocabulary);
-  std::filesystem::remove(path);
-  EXPECT_EQ(table.dimension(), 2u);
-  EXPECT_EQ(table.words_found(), 3u);  // zzz is not in the vocabulary, e not in the file
-  EXPECT_EQ(table.vector(e), nullptr);
-  EXPECT_NEAR(table.similarity(a, b), 1.0, 1e-7);
-  EXPECT_NEAR(table.similarity(a, d), 1 / std::sqrt(2.0), 1e-7);
-}
-
-TEST(AlignTest, EmbeddingFileWithRaggedVectorsIsRefused) {
-  const auto path = std::filesystem::temp_directory_path() / "tdcone_embeddings_bad.txt";
-  std::ofstream(path) << "a 1 0 0\nb 1 0\n";
-  text::Vocabulary vocabulary;
-  vocabulary.intern("a");
-  try {
-    align::EmbeddingTable::load(path.string(), vocabulary);
-    FAIL() << "expected an error";
-  } catch (const std::exception& e) {
-    EXPECT_NE(std::string(e.what()).find(":2:"), std::string::npos) << e.what();
-  }
-  std::filesystem::remove(path);
 }
 
 TEST(AlignTest, DirectionMatters) {

@@ -1,8 +1,11 @@
-// resolve_inputs (globs, compression by magic bytes, zstd frame scan) and
-// plan_share (every byte / frame owned by exactly one rank).
+// resolve_inputs (globs, compression by magic bytes, zstd frame scan, streams)
+// and plan_share (every byte / frame / stream owned by exactly one rank).
 #include "tdcone/io/input_files.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <zstd.h>
 
 #include <filesystem>
@@ -125,11 +128,33 @@ TEST(IoInputFilesTest, MissingFileOrEmptyGlobIsUsageErrorNamingIt) {
   };
   EXPECT_EQ(message(dir.path("missing.tsv")), "input file not found: " + dir.path("missing.tsv"));
   EXPECT_EQ(message(dir.path("*.tsv")), "no file matches " + dir.path("*.tsv"));
-  EXPECT_NE(message(dir.path("")).find("not a regular file"), std::string::npos);  // the directory itself
+  EXPECT_EQ(message(dir.path("")), "input is a directory: " + dir.path(""));
 }
 
-// Owner rank of a global byte offset, straight from the definition.
-int owner(std::uint64_t global, std::uint64_t total, int n_ranks) {
+TEST(IoInputFilesTest, PipesFifosAndProcfsFilesAreStreamsAndAreNotReadWhenResolving) {
+  TempDir dir;
+  const std::string fifo = dir.path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  // Hold the FIFO open at both ends, with bytes waiting in it: resolving
+  // must neither block on it nor take those bytes.
+  const int fd = ::open(fifo.c_str(), O_RDWR | O_NONBLOCK);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(::write(fd, "\x28\xB5\x2F\xFDzst", 7), 7);
+  const auto files = resolve_inputs({fifo, "/proc/self/status", dir.write("regular", "a\n")});
+  char back[8];
+  EXPECT_EQ(::read(fd, back, sizeof back), 7);
+  ::close(fd);
+  ASSERT_EQ(files.size(), 3u);
+  EXPECT_TRUE(files[0].stream);
+  EXPECT_TRUE(files[1].stream);  // a regular file whose size reads as 0
+  EXPECT_FALSE(files[2].stream);
+  EXPECT_EQ(files[0].compression, Compression::none);  // detected by the rank that reads it
+}
+
+// Owner rank of a global byte offset, straight from the definition: the
+// bytes before the last stream (at `streams_end`) go to rank 0 with it.
+int owner(std::uint64_t global, std::uint64_t total, int n_ranks, std::uint64_t streams_end = 0) {
+  if (global < streams_end) return 0;
   for (int r = 0; r < n_ranks; ++r)
     if (global < (static_cast<unsigned __int128>(total) * (r + 1)) / n_ranks) return r;
   return -1;
@@ -139,8 +164,13 @@ TEST(IoInputFilesTest, PlanShareGivesEveryByteAndFrameToExactlyOneRankInOrder) {
   std::mt19937 rng(42);
   for (int trial = 0; trial < 300; ++trial) {
     std::vector<InputFile> files(1 + rng() % 5);
-    std::uint64_t total = 0;
+    std::uint64_t total = 0, streams_end = 0;
     for (InputFile& f : files) {
+      if (trial % 3 == 0 && rng() % 4 == 0) {
+        f.stream = true;
+        streams_end = total;
+        continue;
+      }
       f.size = rng() % 4 == 0 ? rng() % 3 : rng() % 2000;
       if (f.size > 0 && rng() % 2) {
         f.compression = Compression::zstd;
@@ -156,10 +186,13 @@ TEST(IoInputFilesTest, PlanShareGivesEveryByteAndFrameToExactlyOneRankInOrder) {
       std::uint64_t base = 0;
       for (std::size_t i = 0; i < files.size(); ++i) {
         const InputFile& f = files[i];
-        if (f.compression == Compression::none)
-          for (std::uint64_t b = 0; b < f.size; ++b) want[i].push_back(owner(base + b, total, n_ranks));
+        if (f.stream)
+          want[i].push_back(0);  // one unit, the whole stream
+        else if (f.compression == Compression::none)
+          for (std::uint64_t b = 0; b < f.size; ++b) want[i].push_back(owner(base + b, total, n_ranks, streams_end));
         else
-          for (std::size_t k = 0; k + 1 < f.frame_offsets.size(); ++k) want[i].push_back(owner(base + f.frame_offsets[k], total, n_ranks));
+          for (std::size_t k = 0; k + 1 < f.frame_offsets.size(); ++k)
+            want[i].push_back(owner(base + f.frame_offsets[k], total, n_ranks, streams_end));
         got[i].assign(want[i].size(), -1);
         base += f.size;
       }

@@ -1,14 +1,19 @@
 // LineReader: every line of a file is read by exactly one segment, whatever
-// the cut (plain bytes or zstd frames) and the number of ranks.
+// the cut (plain bytes or zstd frames) and the number of ranks; "\n", "\r\n"
+// and "\r" end lines; a leading byte order mark is dropped; streams (pipes,
+// FIFOs, procfs files) are read whole by rank 0.
 #include "tdcone/io/line_reader.hpp"
 
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <zstd.h>
 
 #include <filesystem>
 #include <fstream>
 #include <random>
+#include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "tdcone/error.hpp"
@@ -30,17 +35,16 @@ std::string skippable_frame(std::string_view payload) {
   return out + std::string(payload);
 }
 
-// The lines a reader must return: split on '\n', a trailing '\r' stripped,
-// a last line without '\n' counted, lines over max_line_bytes flagged.
+// The lines a reader must return: split at "\n", "\r\n" or a lone "\r", a
+// last line without a line end counted, lines over max_line_bytes flagged.
 std::vector<std::string> expected_lines(std::string_view text, std::uint64_t max_line_bytes = 1 << 20) {
   std::vector<std::string> lines;
   for (std::size_t start = 0; start < text.size();) {
-    const std::size_t nl = text.find('\n', start);
-    std::string_view line = text.substr(start, nl == std::string_view::npos ? nl : nl - start);
-    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::size_t end = text.find_first_of("\r\n", start);
+    const std::string_view line = text.substr(start, end == std::string_view::npos ? end : end - start);
     lines.push_back(line.size() > max_line_bytes ? "<too long>" : std::string(line));
-    if (nl == std::string_view::npos) break;
-    start = nl + 1;
+    if (end == std::string_view::npos) break;
+    start = text.substr(end, 2) == "\r\n" ? end + 2 : end + 1;
   }
   return lines;
 }
@@ -61,7 +65,8 @@ std::vector<std::string> read_over_ranks(const std::vector<InputFile>& files, in
   return lines;
 }
 
-// Random lines: blank ones, short and long ones, some CRLF.
+// Random lines: blank ones, short and long ones, ending in "\n", some in
+// "\r\n" and some in a lone "\r".
 std::string random_text(std::mt19937& rng, std::size_t approx_bytes, std::size_t max_line = 300) {
   std::string text;
   std::uniform_int_distribution<int> kind(0, 9), letter('a', 'z');
@@ -69,22 +74,23 @@ std::string random_text(std::mt19937& rng, std::size_t approx_bytes, std::size_t
     const int k = kind(rng);
     const std::size_t length = k == 0 ? 0 : k < 7 ? rng() % 20 : rng() % max_line;
     for (std::size_t i = 0; i < length; ++i) text += static_cast<char>(i % 7 == 6 ? ' ' : letter(rng));
-    text += k == 9 ? "\r\n" : "\n";
+    text += k == 9 ? "\r\n" : k == 8 ? "\r" : "\n";
   }
   return text;
 }
 
-// Frames cut at random points, right after and right before some '\n', with
-// empty frames and skippable frames in between.
+// Frames cut at random points, right after and right before some line-end
+// byte (so also between the '\r' and the '\n' of "\r\n"), with empty frames
+// and skippable frames in between.
 std::string random_frames(std::mt19937& rng, const std::string& text, std::size_t mean_frame) {
   std::string out;
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t stop = std::min(text.size(), start + rng() % (2 * mean_frame));
-    const std::size_t nl = text.find('\n', stop);
+    const std::size_t end = text.find_first_of("\r\n", stop);
     const int how = rng() % 4;
-    if (how == 1 && nl != std::string::npos) stop = nl + 1;  // the frame ends with '\n'
-    if (how == 2 && nl != std::string::npos) stop = nl;      // the next frame starts with '\n'
+    if (how == 1 && end != std::string::npos) stop = end + 1;  // the frame ends with '\r' or '\n'
+    if (how == 2 && end != std::string::npos) stop = end;      // the next frame starts with one
     out += zstd_frame(std::string_view(text).substr(start, stop - start), rng() % 2);
     if (rng() % 5 == 0) out += zstd_frame("");
     if (rng() % 5 == 0) out += skippable_frame("skip me");
@@ -164,6 +170,121 @@ TEST(IoLineReaderTest, CrlfIsStrippedAndBlankLinesAreKept) {
   const std::vector<std::string> expected = {"one", "", "", "two", "three"};
   EXPECT_EQ(read_over_ranks(resolve_inputs({dir.write("p", text)}), 1), expected);
   EXPECT_EQ(read_over_ranks(resolve_inputs({dir.write("z", zstd_frame(text))}), 1), expected);
+}
+
+TEST(IoLineReaderTest, LfCrlfAndCrLineEndsGiveTheSameLines) {
+  TempDir dir;
+  const std::vector<std::string> lines = {"first", "", "second line", "", "", "last"};
+  for (const std::string end : {"\n", "\r\n", "\r"}) {
+    std::string text;
+    for (const std::string& line : lines) text += line + end;
+    const auto plain = resolve_inputs({dir.write("p", text)});
+    const auto packed = resolve_inputs({dir.write("z", zstd_frame(text.substr(0, 9)) + zstd_frame(text.substr(9)))});
+    for (int n_ranks : {1, 2, 3, 5, 8, 40}) {
+      EXPECT_EQ(read_over_ranks(plain, n_ranks), lines) << n_ranks << " ranks, line end " << int(end.back());
+      EXPECT_EQ(read_over_ranks(packed, n_ranks), lines) << n_ranks << " ranks, line end " << int(end.back());
+    }
+  }
+}
+
+TEST(IoLineReaderTest, EveryCutPointReadsEachLineOnce) {
+  // Segments begin at every byte (plain) or every frame (zstd, a frame per
+  // byte), so also between the '\r' and the '\n' of "\r\n".
+  TempDir dir;
+  const std::string text = "a\r\nb\rc\n\r\nd\r\r\ne\n\rf\r\n\r";
+  const std::vector<std::string> expected = {"a", "b", "c", "", "d", "", "e", "", "f", ""};
+  ASSERT_EQ(expected_lines(text), expected);
+  std::string frames;
+  for (char c : text) frames += zstd_frame(std::string(1, c));
+  const auto plain = resolve_inputs({dir.write("p", text)});
+  const auto packed = resolve_inputs({dir.write("z", frames)});
+  for (int n_ranks = 1; n_ranks <= static_cast<int>(text.size()) + 1; ++n_ranks)
+    EXPECT_EQ(read_over_ranks(plain, n_ranks), expected) << n_ranks << " ranks";
+  for (int n_ranks = 1; n_ranks <= static_cast<int>(frames.size()); n_ranks += n_ranks < 60 ? 1 : 7)
+    EXPECT_EQ(read_over_ranks(packed, n_ranks), expected) << n_ranks << " ranks";
+}
+
+const std::string kBom = "\xEF\xBB\xBF";
+
+TEST(IoLineReaderTest, ByteOrderMarkAtTheFileStartIsDropped) {
+  // Only before the first line: a BOM further on is text. Any cut; in zstd
+  // also a BOM split over frames or after an empty frame.
+  TempDir dir;
+  const std::string text = kBom + "first\r\n" + kBom + "second\rthird";
+  const std::vector<std::string> expected = {"first", kBom + "second", "third"};
+  const auto plain = resolve_inputs({dir.write("p", text)});
+  for (int n_ranks = 1; n_ranks <= static_cast<int>(text.size()) + 1; ++n_ranks)
+    EXPECT_EQ(read_over_ranks(plain, n_ranks), expected) << n_ranks << " ranks";
+  std::string byte_frames;
+  for (char c : text) byte_frames += zstd_frame(std::string(1, c));
+  for (const std::string& packed : {zstd_frame(text), zstd_frame("") + zstd_frame(text.substr(0, 2)) + zstd_frame(text.substr(2)),
+                                    byte_frames}) {
+    const auto files = resolve_inputs({dir.write("z", packed)});
+    for (int n_ranks = 1; n_ranks <= static_cast<int>(packed.size()); n_ranks += n_ranks < 40 ? 1 : 5)
+      EXPECT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks, " << packed.size() << " bytes";
+  }
+}
+
+TEST(IoLineReaderTest, EveryFileLosesItsOwnByteOrderMark) {
+  TempDir dir;
+  const auto files = resolve_inputs({dir.write("a", kBom + "a1\na2\n"), dir.write("b", zstd_frame(kBom + "b1\n")),
+                                     dir.write("only-bom", kBom), dir.write("bom-newline", kBom + "\n"),
+                                     dir.write("c", kBom + kBom + "c1")});
+  const std::vector<std::string> expected = {"a1", "a2", "b1", "", kBom + "c1"};
+  for (int n_ranks = 1; n_ranks <= 12; ++n_ranks) EXPECT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks";
+}
+
+std::string file_contents(const std::string& path) {
+  std::ostringstream text;
+  text << std::ifstream(path, std::ios::binary).rdbuf();
+  return text.str();
+}
+
+TEST(IoLineReaderTest, ProcfsFileOfSizeZeroIsReadWhole) {
+  const std::string text = file_contents("/proc/filesystems");
+  ASSERT_FALSE(text.empty());
+  for (int n_ranks = 1; n_ranks <= 3; ++n_ranks)
+    EXPECT_EQ(read_over_ranks(resolve_inputs({"/proc/filesystems"}), n_ranks), expected_lines(text)) << n_ranks << " ranks";
+  // Its values change from read to read, its lines do not.
+  const auto status = read_over_ranks(resolve_inputs({"/proc/self/status"}), 2);
+  EXPECT_EQ(status.size(), expected_lines(file_contents("/proc/self/status")).size());
+  ASSERT_FALSE(status.empty());
+  EXPECT_EQ(status[0].rfind("Name:", 0), 0u) << status[0];
+}
+
+TEST(IoLineReaderTest, FifoIsReadWholeInItsPlaceAmongOtherFiles) {
+  // A FIFO can be read only once: one rank reads it, over several 1 MiB reads,
+  // and its lines keep their place between the files around it.
+  TempDir dir;
+  std::mt19937 rng(17);
+  const std::string before = random_text(rng, 5000), after = random_text(rng, 5000);
+  const std::string streamed = random_text(rng, 3 << 20, 200000);
+  const std::string fifo = dir.path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto files = resolve_inputs({dir.write("before", before), fifo, dir.write("after", after)});
+  std::vector<std::string> expected;
+  for (const std::string& part : {before, streamed, after})
+    for (const std::string& line : expected_lines(part)) expected.push_back(line);
+  for (int n_ranks = 1; n_ranks <= 4; ++n_ranks) {
+    test_support::FifoFeeder feeder(fifo, kBom + streamed);
+    EXPECT_EQ(read_over_ranks(files, n_ranks), expected) << n_ranks << " ranks";
+  }
+}
+
+TEST(IoLineReaderTest, ZstdFifoIsDecompressedAndATruncatedOneIsIoError) {
+  TempDir dir;
+  std::mt19937 rng(19);
+  const std::string text = random_text(rng, 2 << 20, 100000);
+  const std::string fifo = dir.path("fifo");
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  const auto files = resolve_inputs({fifo});
+  for (const std::string& packed : {random_frames(rng, text, 300000), skippable_frame("lead") + zstd_frame(text, true)}) {
+    test_support::FifoFeeder feeder(fifo, packed);
+    EXPECT_EQ(read_over_ranks(files, 3), expected_lines(text));
+  }
+  const std::string packed = zstd_frame(text);
+  test_support::FifoFeeder feeder(fifo, packed.substr(0, packed.size() / 2));
+  EXPECT_THROW(read_over_ranks(files, 1), IoError);
 }
 
 TEST(IoLineReaderTest, LastLineWithoutNewlineCounts) {

@@ -159,5 +159,31 @@ TEST(IoRecordTest, JsonlBadLines) {
   EXPECT_EQ(r.tgt, "y");
 }
 
+TEST(IoRecordTest, JsonlLineMustBeOneCompleteValidObject) {
+  // Invalid JSON anywhere in the line makes it bad, also after the needed
+  // fields or inside a field nobody reads.
+  RecordParser parser(jsonl("score"));
+  Record r;
+  const std::string fields = R"("src": "a", "tgt": "b", "score": 1)";
+  for (const std::string& bad : {"{" + fields + "} trailing", "{" + fields + ",}", "{" + fields + R"(, "x": [1,})",
+                                 "{" + fields + R"(, "x": [1,}})", "{" + fields + "}}", "{" + fields + "},",
+                                 "{" + fields + R"(, "x": {"k" 1}})", "{" + fields + R"(, "x": [1 2]})",
+                                 "{" + fields + R"(, "x": "\q"})", "{" + fields + R"(, "x": tru})",
+                                 "{" + fields + R"(, "x": nul})", "{" + fields + R"(, "x": 01})",
+                                 "{" + fields + R"(, "x": 1e999})", "{" + fields + ", \"x\": \"raw\ttab\"}",
+                                 "{" + fields + R"(, : 1})", "{" + fields + R"(, "x"})", "x{" + fields + "}"}) {
+    const std::string reason = parser.parse(bad, r);
+    EXPECT_EQ(reason.rfind("invalid JSON", 0), 0u) << bad << " -> '" << reason << "'";
+  }
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b", "score": 1e999})", r), "invalid JSON: a malformed or out-of-range number");
+  EXPECT_EQ(parser.parse(R"({"src": "a\q", "tgt": "b", "score": 1})", r), "invalid JSON: a malformed string");
+  EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b", "score": 1, "x": fals})", r), "invalid JSON: a malformed true, false or null");
+  // White space around the object and anything valid in other fields is fine.
+  ASSERT_EQ(parser.parse(" \t{" + fields + R"(, "x": [1, -2.5e-3, true, false, null, {"k": ["\u00e9"]}, []]} )", r), "");
+  EXPECT_EQ(r.src, "a");
+  EXPECT_EQ(r.tgt, "b");
+  EXPECT_EQ(r.score, 1.0);
+}
+
 }  // namespace
 }  // namespace tdcone::io

@@ -1,15 +1,20 @@
 #pragma once
 // Scratch files for the io tests: a directory removed at the end of the test,
-// and zstd frames built by hand.
+// zstd frames built by hand, and a FIFO fed by a thread.
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <pthread.h>
 #include <unistd.h>
 #include <zstd.h>
 
 #include <atomic>
+#include <csignal>
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <string_view>
+#include <thread>
 
 namespace tdcone::test_support {
 
@@ -46,5 +51,46 @@ inline std::string zstd_frame(std::string_view chunk, bool checksum = false) {
   out.resize(n);
   return out;
 }
+
+/// Writes `bytes` into the FIFO at `path` from a thread, once a reader has
+/// opened it (within 10 s; a reader that never comes fails the test instead
+/// of hanging it). Each FifoFeeder serves one reading of the FIFO.
+class FifoFeeder {
+ public:
+  FifoFeeder(const std::string& path, std::string bytes)
+      : writer_([this, path, bytes = std::move(bytes)] {
+          int fd = -1;  // a non-blocking open for writing fails until a reader has the FIFO open
+          for (int tries = 0; fd < 0 && tries < 10000; ++tries) {
+            fd = ::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+            if (fd < 0) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+          }
+          if (fd < 0) return;
+          ::fcntl(fd, F_SETFL, 0);
+          sigset_t pipe_signal;  // a reader that stops early makes write fail, not kill the tests
+          sigemptyset(&pipe_signal);
+          sigaddset(&pipe_signal, SIGPIPE);
+          ::pthread_sigmask(SIG_BLOCK, &pipe_signal, nullptr);
+          std::size_t done = 0;
+          while (done < bytes.size()) {
+            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+            if (n <= 0) break;
+            done += n;
+          }
+          ::close(fd);
+          delivered_ = done >= bytes.size();
+        }) {}
+  ~FifoFeeder() { EXPECT_TRUE(delivered()) << "nobody read the FIFO"; }
+  FifoFeeder(const FifoFeeder&) = delete;
+  FifoFeeder& operator=(const FifoFeeder&) = delete;
+
+  bool delivered() {
+    if (writer_.joinable()) writer_.join();
+    return delivered_;
+  }
+
+ private:
+  bool delivered_ = false;
+  std::thread writer_;
+};
 
 }  // namespace tdcone::test_support

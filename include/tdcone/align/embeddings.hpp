@@ -15,7 +15,9 @@ class EmbeddingTable {
 
   /// Reads `path` (plain or zstd, "word v1 ... vd" per line, an optional
   /// word2vec "count dim" header) keeping the words present in `vocabulary`
-  /// (first occurrence wins). Throws UsageError/IoError naming file:line.
+  /// (first occurrence wins). Throws UsageError/IoError naming file:line for
+  /// a vector of another dimension or a value that is not a finite float (of
+  /// a kept word: the others are not parsed), and UsageError for a stream.
   static EmbeddingTable load(const std::string& path, const text::Vocabulary& vocabulary);
 
   /// The vector of `word`, or nullptr when it has none.

@@ -10,22 +10,25 @@ enum class Compression { none, zstd };
 
 struct InputFile {
   std::string path;
-  std::uint64_t size = 0;  // bytes on disk
+  std::uint64_t size = 0;  // bytes on disk (0 for a stream)
   Compression compression = Compression::none;  // detected from the magic bytes
   // zstd only: byte offset of every frame, followed by `size` (so frame i is
   // [frame_offsets[i], frame_offsets[i+1])). Skippable frames are not listed.
   std::vector<std::uint64_t> frame_offsets;
+  // Not a regular file (pipe, FIFO, /dev/stdin) or one whose size reads as 0
+  // (procfs): read front to back by one rank, which detects its compression.
+  bool stream = false;
 };
 
 /// Expands paths and globs in the order given (matches of one glob sorted by
 /// name), detects compression and, for zstd, scans frame boundaries without
-/// decompressing. Throws UsageError for a pattern matching nothing or a
-/// missing/unreadable file (message names it).
+/// decompressing; streams are not opened. Throws UsageError for a pattern
+/// matching nothing, a directory or a missing/unreadable file (message names it).
 std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns);
 
 /// A contiguous piece of one input file: bytes [begin, end) of a plain file,
-/// or frames [begin, end) of a zstd file. A segment owns every line whose
-/// first byte lies inside it.
+/// frames [begin, end) of a zstd file, or [0, 1) for all of a stream. A
+/// segment owns every line whose first byte lies inside it.
 struct Segment {
   std::size_t file = 0;  // index into the resolved file list
   std::uint64_t begin = 0;
@@ -35,10 +38,14 @@ struct Segment {
 /// The segments of `rank` out of `n_ranks`: the concatenated on-disk bytes of
 /// all files are cut into n_ranks equal ranges; plain files are cut at any
 /// byte, zstd files at frame starts (a frame goes to the rank whose range
-/// holds its first byte, so a single-frame file goes to one rank). Segments
-/// of rank r precede those of rank r+1 in (file, offset) order, so the lines
-/// of a rank are one contiguous run of the global line order.
+/// holds its first byte, so a single-frame file goes to one rank). Streams go
+/// to rank 0, and with them every byte before the last stream. Segments of
+/// rank r precede those of rank r+1 in (file, offset) order, so the lines of
+/// a rank are one contiguous run of the global line order.
 /// Deterministic: every rank computes the same cut.
 std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, int n_ranks);
+
+/// On-disk bytes of a segment, for progress (0 for a stream: size unknown).
+std::uint64_t segment_bytes(const InputFile& file, const Segment& segment);
 
 }  // namespace tdcone::io

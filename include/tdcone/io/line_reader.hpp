@@ -1,5 +1,7 @@
 #pragma once
 // Streams the lines owned by one segment, decompressing zstd on the fly.
+// Lines end at "\n", "\r\n" or a lone "\r" (files from Unix, Windows and old
+// Mac tools read alike); a UTF-8 byte order mark at a file's start is dropped.
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -9,7 +11,7 @@
 namespace tdcone::io {
 
 struct Line {
-  std::string_view text;  // without '\n' and a trailing '\r'; valid until the next call
+  std::string_view text;  // without its line end; valid until the next call
   bool too_long = false;  // longer than max_line_bytes: text is empty, the line was skipped to its end
 };
 
@@ -23,7 +25,7 @@ class LineReader {
   LineReader& operator=(const LineReader&) = delete;
 
   /// Next owned line; false at the end of the segment. A final line without
-  /// '\n' counts; an empty file or segment has no lines.
+  /// a line end counts; an empty file (or one of just a BOM) or segment has no lines.
   bool next(Line& line);
 
   /// Progress in on-disk bytes of this segment consumed so far (for ETA).

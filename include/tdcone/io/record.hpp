@@ -40,7 +40,8 @@ class RecordParser {
   /// the line is bad, for the user: "missing column 2", "invalid UTF-8",
   /// "unparsable score 'abc'", "invalid JSON", "missing field 'tgt'", ...
   /// src/tgt/id are checked to be valid UTF-8; a score must be a finite number
-  /// (JSON: a number, or a string holding one).
+  /// (JSON: a number, or a string holding one). A JSONL line must be one
+  /// complete, valid JSON object: nothing after it, no error in any field.
   std::string parse(std::string_view line, Record& out);
 
   const FieldSpec& spec() const { return spec_; }
