@@ -219,6 +219,7 @@ struct OutputFile::Impl {
   bool created = false;  // the partial file may exist and is ours to remove
   bool committed = false;
   std::optional<mpi::AbortCleanup> remove_on_abort;
+  std::string failure;  // the last error agreed on, for stop_job
 
   // What this rank wrote to each dataset, read back before the rename: an
   // MPI-IO layer can drop a write on a full disk without reporting it (Open
@@ -276,7 +277,19 @@ struct OutputFile::Impl {
     if (file.close() < 0) stop_job(cat("cannot close ", partial, ": ", detail::hdf5_reason()));
   }
 
+  /// agreed() over this file's ranks, remembering the error: if the file then
+  /// cannot be closed, the job stops here and that error must still be told.
+  void agree(bool here, const std::function<void()>& step) {
+    try {
+      agreed(comm, here, step);
+    } catch (const std::exception& e) {
+      failure = e.what();
+      throw;
+    }
+  }
+
   [[noreturn]] void stop_job(const std::string& message) const {
+    if (!failure.empty()) std::fprintf(stderr, "tdcone: rank %d: error: %s\n", rank, failure.c_str());
     std::fprintf(stderr, "tdcone: rank %d: error: %s; stopping the job\n", rank, message.c_str());
     drop_partial();
     MPI_Abort(MPI_COMM_WORLD, 1);
@@ -287,8 +300,8 @@ struct OutputFile::Impl {
   /// file is open and that none of them failed since the last call (an error
   /// between two calls, on one rank only, reaches the others here, not in a
   /// collective call of HDF5 that would wait for the failed rank forever).
-  void enter(const std::string& object) const {
-    agreed(comm, true, [&] {
+  void enter(const std::string& object) {
+    agree(true, [&] {
       if (!file.valid()) throw IoError(cat("cannot write ", object, ": ", path, " is already committed or closed"));
     });
   }
@@ -354,7 +367,7 @@ struct OutputFile::Impl {
       }
       Handle dxpl = property_list(H5P_DATASET_XFER, where, CollectiveTransfer{});
       const char dummy = 0;  // H5Dwrite wants a buffer even for an empty selection
-      agreed(comm, true, [&] {  // the data may reach the disk from some ranks only
+      agree(true, [&] {  // the data may reach the disk from some ranks only
         check(H5Dwrite(dset.get(), memory_type, memory_space.get(), file_space.get(), dxpl.get(),
                        count > 0 ? data : &dummy),
               "write", what, partial);
@@ -410,7 +423,7 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
   detail::silence_hdf5_errors();
   MPI_Comm_dup(comm, &f.comm);
   MPI_Comm_rank(f.comm, &f.rank);
-  agreed(f.comm, f.rank == 0, [&] { check_output_target(path, force); });
+  f.agree(f.rank == 0, [&] { check_output_target(path, force); });
   if (compression == Compression::zstd) register_zstd_filter();
 
   const Where where{"the file", f.partial};
@@ -419,7 +432,7 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
   f.created = true;
   f.remove_on_abort.emplace([partial = f.partial] { ::unlink(partial.c_str()); });
   hid_t id = -1;
-  agreed(f.comm, true, [&] {
+  f.agree(true, [&] {
     id = H5Fcreate(f.partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
     if (id < 0) throw IoError(cat("cannot create ", f.partial, ": ", detail::hdf5_reason()));
   });
@@ -495,7 +508,7 @@ void OutputFile::commit() {
   if (f.committed) return;
   f.enter("the file");
   f.close_or_abort();  // collective; the data and metadata reach the disk here
-  agreed(f.comm, true, [&] {
+  f.agree(true, [&] {
     try {
       f.verify_written();
     } catch (const IoError& e) {
@@ -503,7 +516,7 @@ void OutputFile::commit() {
                                 "report); nothing was kept: ", e.what()));
     }
   });
-  agreed(f.comm, f.rank == 0, [&] {
+  f.agree(f.rank == 0, [&] {
     check_output_target(f.path, f.force);  // again: something may have appeared there meanwhile
     std::error_code ec;
     fs::rename(f.partial, f.path, ec);  // replaces an existing file atomically

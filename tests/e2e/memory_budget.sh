@@ -37,7 +37,7 @@ expect_failure 2 "alignment matrix does not fit" -- run_mpi 2 score --input corp
 echo "ok: too small a budget stops every rank with what it needs"
 
 for bad in abc 0 -5G 12X; do
-  expect_failure 2 "--memory: '$bad'" -- "$TDCONE" score --input corpus.tsv --memory "$bad" --output bad.h5
-  expect_failure 2 "--round-size: '$bad'" -- "$TDCONE" score --input corpus.tsv --round-size "$bad" --output bad.h5
+  expect_failure 2 "--memory: $bad is not a size" -- "$TDCONE" score --input corpus.tsv --memory "$bad" --output bad.h5
+  expect_failure 2 "--round-size: $bad is not a size" -- "$TDCONE" score --input corpus.tsv --round-size "$bad" --output bad.h5
 done
 echo "ok: unreadable --memory values are refused"
