@@ -11,6 +11,7 @@ packages=(
   libzstd-dev zstd
   libgtest-dev
   libcli11-dev libtomlplusplus-dev libutf8proc-dev libxxhash-dev libsimdjson-dev libfmt-dev libabsl-dev
+  clang libclang-rt-14-dev llvm  # sanitizer and fuzz builds: ASan/UBSan/libFuzzer runtimes, llvm-symbolizer
   python3 python3-h5py python3-numpy python3-matplotlib
   time bc
   slurm-wlm munge
