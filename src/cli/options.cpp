@@ -102,8 +102,9 @@ std::vector<std::string> config_arguments(const std::string& path, const OptionS
     throw UsageError(cat(path, ": ", e.description(), " (", where.str(), ")"));
   }
   std::vector<std::string> arguments;
-  for (const auto& [key_view, node] : table) {
-    const std::string key(key_view.str());
+  for (const auto& entry : table) {  // not a structured binding: clang 14 cannot capture one in a lambda
+    const std::string key(entry.first.str());
+    const toml::node& node = entry.second;
     const CLI::Option* option = command.get_option_no_throw("--" + key);
     if (option == nullptr || key == "config" || key == "help")
       throw UsageError(cat(path, ": unknown key '", key, "' for tdcone ", command.get_name()));

@@ -29,6 +29,9 @@ constexpr std::string_view kVersion = "2";
 constexpr std::size_t kLongestVersion = 8;
 constexpr std::size_t kChecksumBytes = sizeof(XXH128_canonical_t);
 static_assert(sizeof(Fingerprint) == 5 * sizeof(std::uint64_t), "stored as it is in memory");
+// No Boost header: the file has its own, and Boost's would be read with a
+// length prefix that a damaged file could make any size.
+constexpr unsigned kArchiveFlags = boost::archive::no_header;
 
 UsageError missing(const std::string& path) {
   return UsageError(cat("cannot read checkpoint ", path, " (--resume needs the checkpoint file of an earlier run)"));
@@ -118,7 +121,7 @@ std::string invalid_state(const SelectionState& s, const CheckpointKey& key) {
 void write_checkpoint(const std::string& path, const Fingerprint& fingerprint, const SelectionState& state) {
   std::ostringstream archive_bytes;
   {
-    boost::archive::binary_oarchive archive(archive_bytes);
+    boost::archive::binary_oarchive archive(archive_bytes, kArchiveFlags);
     archive << state;
   }
   const std::string raw = archive_bytes.str();
@@ -185,7 +188,7 @@ SelectionState read_checkpoint(const std::string& path, const CheckpointKey& key
   SelectionState state;
   try {
     std::istringstream archive_bytes(raw);
-    boost::archive::binary_iarchive archive(archive_bytes);
+    boost::archive::binary_iarchive archive(archive_bytes, kArchiveFlags);
     archive >> state;
   } catch (const std::exception& e) {
     throw corrupt(e.what());

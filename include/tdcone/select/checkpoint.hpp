@@ -3,7 +3,7 @@
 //   "tdcone-checkpoint-2\n"   magic and format version,
 //   16 bytes                 XXH3-128 of the rest (canonical, big-endian),
 //   40 bytes                 the Fingerprint (5 × u64, host order),
-//   the rest                 one zstd frame of a Boost.Serialization binary
+//   the rest                 one zstd frame of a headerless Boost.Serialization binary
 //                            archive of the SelectionState.
 // The checksum and the fingerprint are verified before anything is
 // decompressed, and every index and count of the state before the selection

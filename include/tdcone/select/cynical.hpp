@@ -5,8 +5,10 @@
 // ranking is the same for any number of ranks.
 #include <boost/mpi/communicator.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -52,6 +54,26 @@ struct RankedLine {
   }
 };
 
+namespace detail {
+
+/// A vector through a Boost archive, its elements one by one: loading grows
+/// it only as elements actually arrive, so a damaged length in a checkpoint
+/// ends at the end of the data instead of allocating what the length says.
+template <class Archive, class T>
+void archive_vector(Archive& ar, std::vector<T>& items) {
+  std::uint64_t size = items.size();
+  ar & size;
+  if constexpr (Archive::is_loading::value) {
+    items.clear();
+    items.reserve(std::min<std::uint64_t>(size, 1u << 16));
+    for (std::uint64_t i = 0; i < size; ++i) ar & items.emplace_back();
+  } else {
+    for (T& item : items) ar & item;
+  }
+}
+
+}  // namespace detail
+
 /// Everything needed to continue a selection exactly where it stopped; it
 /// does not depend on the number of ranks. Heaps are rebuilt on resume:
 /// they only speed up the search for the exact best lines.
@@ -65,7 +87,15 @@ struct SelectionState {
 
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar & ranked & h_initial & best_h & stop_rank & second_pass & counts & tokens & log_sum;
+    // The flag goes as the byte a bool is archived as: loading a bool from a
+    // byte other than 0 or 1 (a damaged checkpoint) is undefined behaviour.
+    std::uint8_t pass = second_pass ? 1 : 0;
+    detail::archive_vector(ar, ranked);
+    ar & h_initial & best_h & stop_rank & pass;
+    detail::archive_vector(ar, counts);
+    ar & tokens & log_sum;
+    if (pass > 1) throw std::invalid_argument("a second-pass flag that is neither 0 nor 1");
+    second_pass = pass == 1;
   }
 };
 
