@@ -46,7 +46,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     CLI::App* command = option_set->command();
     std::vector<std::string> args;
     try {
-      args = cli::config_arguments(path, *command, {});
+      args = cli::config_arguments(path, *option_set, {});
     } catch (const UsageError&) {
       continue;  // bad TOML, or a key this command does not have: the documented error
     }
