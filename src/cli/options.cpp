@@ -114,7 +114,7 @@ std::vector<std::string> config_arguments(const std::string& path, const OptionS
       throw UsageError(cat(path, ": ", key, " = ", toml_text(node), ": --", key, " takes ", what));
     };
     if (option->get_expected_max() == 0) {  // a switch: true or false, nothing else
-      if (!node.is_boolean()) refuse(rule->accepts);
+      if (!node.is_boolean()) refuse(rule ? rule->accepts : "true or false");
       if (*node.value<bool>())
         arguments.push_back("--" + key);
       else if (!option->get_fnames().empty())  // a flag without "--no-KEY" is off unless given
