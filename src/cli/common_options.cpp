@@ -151,7 +151,7 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
         whole_number(0, std::numeric_limits<std::uint64_t>::max()));
   o.add("where", e.where, "Keep the rows where COLUMN OP NUMBER holds, e.g. 'tdcone<0.5', 'flags==0' (OP: < <= > >= "
         "== !=; numeric columns; NaN never passes); repeat for several conditions, all of which must hold")
-      ->expected(1)->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+      ->allow_extra_args(false);  // one condition an occurrence: `--where X RESULT.h5` keeps the file
   o.add_action_flag("selected", e.selected,
                     "With --group selection: only the selected lines, those ranked up to stop_rank (not junk, not "
                     "cut by --stop), in rank order");

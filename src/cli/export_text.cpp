@@ -130,7 +130,7 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
   };
   auto not_the_input = [&](std::size_t k, const std::string& what) {
     return UsageError(cat(named(k), " is not the input ", run.result, " was computed from: ", what,
-                          run.overridden ? "" : " (a file of the same name was read; give the original with --input)"));
+                          run.overridden ? "" : "; if the original is elsewhere now, give its path with --input"));
   };
   if (checked) {
     if (files.size() != run.sizes.size()) {
