@@ -77,7 +77,7 @@ printf 'stop = false\nmincount = 1\n' >"$WORK/nostop.toml"
   --output "$WORK/nostop-toml.h5" >/dev/null 2>&1 || fail "select with stop = false"
 "$PY" -c "
 import h5py
-config = lambda path: bytes(h5py.File(path, 'r').attrs['config']).decode()
+config = lambda path: h5py.File(path, 'r').attrs['config']  # str: a variable-length UTF-8 attribute
 assert 'stop = true' in config('$WORK/stop-toml.h5') and 'stop = false' in config('$WORK/nostop-toml.h5')
 "
 echo "ok: stop in TOML and in the recorded config"
