@@ -85,8 +85,10 @@ void build(CLI::App& app, Commands& c) {
                              "Write a table of a tdcone HDF5 result as TSV or JSON lines: filtered, sorted, top N, "
                              "optionally joined with the input text (checked against the run's inputs)");
   add_export_options(c.options_of(c.export_cmd), c.export_options);
-  c.info_cmd = add_command(app, c, "info", "Print what a tdcone HDF5 result holds: the run, its inputs and "
-                                           "configuration, every table with its rows, columns and attributes");
+  // info has no configuration and no long phases: no --config, no --progress-every.
+  c.info_cmd = app.add_subcommand("info", "Print what a tdcone HDF5 result holds: the run, its inputs and "
+                                          "configuration, every table with its rows, columns and attributes");
+  c.option_sets.push_back(std::make_unique<OptionSet>(c.info_cmd));
   add_info_options(c.options_of(c.info_cmd), c.info);
   c.synth_cmd = add_command(app, c, "synth",
                             "Write a deterministic synthetic corpus: src \\t tgt \\t score \\t id (default: Twitter-URL-shaped; --profile)");

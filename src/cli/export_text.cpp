@@ -158,6 +158,12 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
   LineTexts texts;
   texts.pair_ids_ = request.pair_ids;
   texts.entries_.reserve(request.pair_ids.size());
+  if (run.n_lines > 0) {  // the kept share of the input's bytes, so the arena is not grown by doubling
+    std::uint64_t bytes = 0;
+    for (const io::InputFile& f : files) bytes += f.size;
+    texts.arena_.reserve(static_cast<std::size_t>(static_cast<double>(bytes) *
+                                                  std::min(1.0, double(request.pair_ids.size()) / double(run.n_lines))));
+  }
   std::uint64_t pair_id = 0;
   std::size_t want = 0;  // next entry of request.pair_ids
   std::string mismatch;  // the first requested good line that does not parse
