@@ -199,131 +199,141 @@ void append_value(std::string& out, const h5::Column& column, std::size_t r, boo
   }
 }
 
-/// The text of the rows, when asked for: requested from the input files once.
-struct JoinedText {
-  std::optional<LineTexts> texts;
+/// What export asks of the input files for the chosen rows.
+struct TextJoin {
   const h5::Column* pair_id = nullptr;
   const h5::Column* flags = nullptr;
-  std::size_t entry(std::size_t r) const { return texts->find(pair_id->unsigned_values[r]); }
+  RunInputs run;
+  TextRequest request;
+  std::uint64_t id(std::size_t r) const { return pair_id->unsigned_values[r]; }
   bool bad(std::size_t r) const { return flags != nullptr && (flags->unsigned_values[r] & text::bad_line); }
 };
 
-JoinedText join_text(const ExportOptions& options, const h5::Reader& reader, const Table& table,
-                     const std::vector<std::size_t>& rows) {
-  JoinedText joined;
-  const bool selection = options.group == "selection";
-  const std::size_t id_column = table.column("pair_id", "--text");
-  joined.pair_id = &table.columns[id_column];
-  if (joined.pair_id->kind != h5::Column::Kind::unsigned_integer)
+TextJoin plan_join(const ExportOptions& options, const h5::Reader& reader, const Table& table,
+                   const std::vector<std::size_t>& rows) {
+  TextJoin join;
+  join.pair_id = &table.columns[table.column("pair_id", "--text")];
+  if (join.pair_id->kind != h5::Column::Kind::unsigned_integer)
     throw IoError(cat(options.hdf5, ": ", table.group, "/pair_id is not an unsigned integer column"));
   if (const auto k = table.find("flags"); k && table.columns[*k].kind == h5::Column::Kind::unsigned_integer)
-    joined.flags = &table.columns[*k];
-  TextRequest request;
-  request.raw = options.lines_only;
-  request.fields = options.text || options.jaded;
+    join.flags = &table.columns[*k];
+  join.request.raw = options.lines_only;
+  join.request.fields = options.text || options.jaded;
   std::vector<std::pair<std::uint64_t, bool>> wanted;
-  for (std::size_t r : rows) wanted.emplace_back(joined.pair_id->unsigned_values[r], joined.bad(r));
+  for (std::size_t r : rows) wanted.emplace_back(join.id(r), join.bad(r));
   std::sort(wanted.begin(), wanted.end());
   wanted.erase(std::unique(wanted.begin(), wanted.end(),
                            [](const auto& a, const auto& b) { return a.first == b.first; }),
                wanted.end());
   for (const auto& [id, bad] : wanted) {
-    request.pair_ids.push_back(id);
-    request.bad.push_back(bad);
+    join.request.pair_ids.push_back(id);
+    join.request.bad.push_back(bad);
   }
-  const RunInputs run = recorded_inputs(reader, options.hdf5, selection, options.inputs, options.side);
-  joined.texts.emplace(load_line_texts(run, request));
-  return joined;
+  join.run = recorded_inputs(reader, options.hdf5, options.group == "selection", options.inputs, options.side);
+  return join;
 }
 
-void write_jaded(const Table& table, const std::vector<std::size_t>& rows, const JoinedText& joined, Sink& sink) {
-  std::vector<const h5::Column*> columns;
-  for (const char* name : {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"})
-    columns.push_back(&table.columns[table.column(name, "--jaded")]);
-  std::string out = "line_id\trank\tscore\tpenalty\tgain\tcross_entropy\troot_word\twge\ttext\n";
-  for (std::size_t r : rows) {
-    append_number(out, joined.pair_id->unsigned_values[r]);
-    for (const h5::Column* column : columns) {
-      out += '\t';
-      append_value(out, *column, r, false);
+/// Writes the header and the rows, one at a time.
+class RowWriter {
+ public:
+  RowWriter(const ExportOptions& options, const Table& table, const TextJoin* join, Sink& sink)
+      : options_(options), table_(table), join_(join), sink_(sink), json_(options.to == "jsonl") {
+    if (options.jaded)
+      for (const char* name : {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"})
+        jaded_.push_back(&table.columns[table.column(name, "--jaded")]);
+    if (options.text) text_names_ = options.group == "selection" ? std::vector<std::string>{"text"}
+                                                                 : std::vector<std::string>{"src", "tgt"};
+    for (const auto& name : table.names) {  // JSON keys, quoted once
+      keys_.emplace_back();
+      append_json_string(keys_.back(), name);
+      keys_.back() += ':';
     }
-    out += '\t';
-    append_tsv_cell(out, joined.bad(r) ? std::string_view() : joined.texts->src(joined.entry(r)));
-    out += '\n';
-    sink.write(out);
   }
-  sink.finish(out);
-}
 
-void write_lines(const std::vector<std::size_t>& rows, const JoinedText& joined, Sink& sink) {
-  std::string out;
-  for (std::size_t r : rows) {
-    out += joined.texts->raw(joined.entry(r));
-    out += '\n';
-    sink.write(out);
+  void header() {
+    if (options_.lines_only || json_) return;
+    if (options_.jaded) {
+      out_ = "line_id\trank\tscore\tpenalty\tgain\tcross_entropy\troot_word\twge\ttext\n";
+    } else {
+      for (std::size_t k = 0; k < table_.names.size(); ++k) out_ += cat(k ? "\t" : "", table_.names[k]);
+      for (const auto& name : text_names_) out_ += "\t" + name;
+      if (options_.text) out_ += "\traw";
+      out_ += '\n';
+    }
+    sink_.write(out_);
   }
-  sink.finish(out);
-}
 
-void write_rows(const ExportOptions& options, const Table& table, const std::vector<std::size_t>& rows,
-                const JoinedText* joined, Sink& sink) {
-  const bool json = options.to == "jsonl";
-  const bool selection = options.group == "selection";
-  std::vector<std::string> text_names;
-  if (joined != nullptr) text_names = selection ? std::vector<std::string>{"text"} : std::vector<std::string>{"src", "tgt"};
-  // JSON keys, quoted once.
-  std::vector<std::string> keys;
-  for (const auto& name : table.names) {
-    keys.emplace_back();
-    append_json_string(keys.back(), name);
-    keys.back() += ':';
+  /// Row `r` of the table; `text`: its line's text (with --text, --lines-only, --jaded).
+  void row(std::size_t r, const LineText* text) {
+    if (options_.lines_only) {
+      out_ += text->raw;
+      out_ += '\n';
+    } else if (options_.jaded) {
+      jaded_row(r, *text);
+    } else {
+      table_row(r, text);
+    }
+    sink_.write(out_);
   }
-  std::string out;
-  if (!json) {
-    for (std::size_t k = 0; k < table.names.size(); ++k) out += cat(k ? "\t" : "", table.names[k]);
-    for (const auto& name : text_names) out += "\t" + name;
-    if (joined != nullptr) out += "\traw";
-    out += '\n';
+
+  void finish() { sink_.finish(out_); }
+
+ private:
+  void jaded_row(std::size_t r, const LineText& text) {
+    append_number(out_, join_->id(r));
+    for (const h5::Column* column : jaded_) {
+      out_ += '\t';
+      append_value(out_, *column, r, false);
+    }
+    out_ += '\t';
+    append_tsv_cell(out_, join_->bad(r) ? std::string_view() : text.src);
+    out_ += '\n';
   }
-  for (std::size_t r : rows) {
-    if (json) out += '{';
-    for (std::size_t k = 0; k < table.columns.size(); ++k) {
-      if (json) {
-        out += k ? "," : "";
-        out += keys[k];
+
+  void table_row(std::size_t r, const LineText* text) {
+    if (json_) out_ += '{';
+    for (std::size_t k = 0; k < table_.columns.size(); ++k) {
+      if (json_) {
+        out_ += k ? "," : "";
+        out_ += keys_[k];
       } else if (k) {
-        out += '\t';
+        out_ += '\t';
       }
-      append_value(out, table.columns[k], r, json);
+      append_value(out_, table_.columns[k], r, json_);
     }
-    if (joined != nullptr) {
-      const std::size_t e = joined->entry(r);
-      const bool bad = joined->bad(r);
-      const std::string_view values[2] = {joined->texts->src(e), joined->texts->tgt(e)};
-      for (std::size_t t = 0; t < text_names.size(); ++t) {
-        if (json) {
-          out += ",\"" + text_names[t] + "\":";
-          bad ? void(out += "null") : append_json_string(out, values[t]);
+    if (options_.text) {
+      const bool bad = join_->bad(r);
+      const std::string_view values[2] = {text->src, text->tgt};
+      for (std::size_t t = 0; t < text_names_.size(); ++t) {
+        if (json_) {
+          out_ += ",\"" + text_names_[t] + "\":";
+          bad ? void(out_ += "null") : append_json_string(out_, values[t]);
         } else {
-          out += '\t';
-          if (!bad) append_tsv_cell(out, values[t]);
+          out_ += '\t';
+          if (!bad) append_tsv_cell(out_, values[t]);
         }
       }
-      if (json) {
-        if (bad) {
-          out += ",\"raw\":";
-          append_json_string(out, joined->texts->raw(e));
-        }
-      } else {
-        out += '\t';
-        if (bad) append_tsv_cell(out, joined->texts->raw(e));
+      if (json_ && bad) {
+        out_ += ",\"raw\":";
+        append_json_string(out_, text->raw);
+      } else if (!json_) {
+        out_ += '\t';
+        if (bad) append_tsv_cell(out_, text->raw);
       }
     }
-    out += json ? "}\n" : "\n";
-    sink.write(out);
+    out_ += json_ ? "}\n" : "\n";
   }
-  sink.finish(out);
-}
+
+  const ExportOptions& options_;
+  const Table& table_;
+  const TextJoin* join_;
+  Sink& sink_;
+  bool json_;
+  std::vector<const h5::Column*> jaded_;
+  std::vector<std::string> text_names_;
+  std::vector<std::string> keys_;
+  std::string out_;
+};
 
 void check_combination(const ExportOptions& o) {
   const bool pairs_like = o.group == "pairs" || o.group == "selection";
@@ -351,19 +361,39 @@ void write_export(const ExportOptions& options, std::ostream& out, const std::st
   if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
   const Table table = read_table(reader, options.hdf5, group);
   std::vector<std::size_t> rows = choose_rows(options, reader, table);
-  const bool with_text = options.text || options.lines_only || options.jaded;
-  std::optional<JoinedText> joined;
-  if (with_text) {
-    joined = join_text(options, reader, table, rows);
-    if (options.lines_only && options.sort_by.empty())  // input order
-      std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) {
-        return joined->pair_id->unsigned_values[a] < joined->pair_id->unsigned_values[b];
-      });
-  }
   Sink sink(out, out_name, zstd);
-  if (options.jaded) return write_jaded(table, rows, *joined, sink);
-  if (options.lines_only) return write_lines(rows, *joined, sink);
-  write_rows(options, table, rows, options.text ? &*joined : nullptr, sink);
+  if (!(options.text || options.lines_only || options.jaded)) {
+    RowWriter writer(options, table, nullptr, sink);
+    writer.header();
+    for (std::size_t r : rows) writer.row(r, nullptr);
+    return writer.finish();
+  }
+  const TextJoin join = plan_join(options, reader, table, rows);
+  if (options.lines_only && options.sort_by.empty())  // input order
+    std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) { return join.id(a) < join.id(b); });
+  RowWriter writer(options, table, &join, sink);
+  const bool in_input_order = std::adjacent_find(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) {
+                                return join.id(a) >= join.id(b);
+                              }) == rows.end();
+  if (in_input_order) {
+    // Row k is the k-th line requested: write each as it is read, keeping no
+    // text (a whole corpus fits no better in memory than on disk). The inputs
+    // are checked first, by a read that keeps nothing, so that nothing is
+    // written from a file found different only at its end.
+    read_line_texts(join.run, TextRequest{}, {});
+    writer.header();
+    TextRequest request = join.request;
+    request.note_unchecked = false;  // said by the first read
+    read_line_texts(join.run, request, [&](std::size_t k, const LineText& text) { writer.row(rows[k], &text); });
+  } else {
+    const LineTexts texts = load_line_texts(join.run, join.request);
+    writer.header();
+    for (std::size_t r : rows) {
+      const LineText text = texts.text(texts.find(join.id(r)));
+      writer.row(r, &text);
+    }
+  }
+  writer.finish();
 }
 
 }  // namespace

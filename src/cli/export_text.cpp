@@ -109,7 +109,8 @@ LineTexts::Piece LineTexts::store(std::string_view text) {
   return piece;
 }
 
-LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
+void read_line_texts(const RunInputs& run, const TextRequest& request,
+                     const std::function<void(std::size_t, const LineText&)>& visit) {
   namespace fs = std::filesystem;
   const bool checked = !run.fingerprints.empty() && run.fingerprints.size() == run.recorded_paths.size() &&
                        run.sizes.size() == run.fingerprints.size() && run.lines.size() == run.fingerprints.size();
@@ -142,7 +143,7 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
     for (std::size_t k = 0; k < files.size(); ++k)
       if (files[k].size != run.sizes[k])
         throw not_the_input(k, cat("its size differs (", files[k].size, " bytes, recorded ", run.sizes[k], ")"));
-  } else {
+  } else if (request.note_unchecked) {
     std::fprintf(stderr,
                  "tdcone export: note: %s records no sizes or content fingerprints of its inputs (written by an older "
                  "tdcone): the text is joined without checking that the files are the ones the run read\n",
@@ -155,15 +156,6 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
   io::RecordParser parser(read.fields);
   io::Record record;
   std::vector<io::LineFingerprint> fingerprints(files.size());
-  LineTexts texts;
-  texts.pair_ids_ = request.pair_ids;
-  texts.entries_.reserve(request.pair_ids.size());
-  if (run.n_lines > 0) {  // the kept share of the input's bytes, so the arena is not grown by doubling
-    std::uint64_t bytes = 0;
-    for (const io::InputFile& f : files) bytes += f.size;
-    texts.arena_.reserve(static_cast<std::size_t>(static_cast<double>(bytes) *
-                                                  std::min(1.0, double(request.pair_ids.size()) / double(run.n_lines))));
-  }
   std::uint64_t pair_id = 0;
   std::size_t want = 0;  // next entry of request.pair_ids
   std::string mismatch;  // the first requested good line that does not parse
@@ -172,9 +164,9 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
     const bool too_long = line.too_long || line.text.size() > run.corpus.max_line_bytes;
     fingerprints[file].add(line.text, too_long);
     if (want < request.pair_ids.size() && request.pair_ids[want] == pair_id) {
-      LineTexts::Entry entry;
+      LineText text;
       const bool bad = request.bad[want];
-      if (request.raw || bad) entry.raw = texts.store(line.text);
+      if (request.raw || bad) text.raw = line.text;
       if (request.fields && !bad) {
         const std::string reason = too_long ? std::string("line longer than --max-line-bytes") : parser.parse(line.text, record);
         if (!reason.empty()) {
@@ -184,16 +176,16 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
           if (run.corpus.reverse) std::swap(src, tgt);
           if (selection && run.side == "both") {  // the line is src then tgt, as the run tokenized it
             joined.assign(src).append(" ").append(tgt);
-            entry.src = texts.store(joined);
+            text.src = joined;
           } else if (selection) {
-            entry.src = texts.store(src);
+            text.src = src;
           } else {
-            entry.src = texts.store(src);
-            entry.tgt = texts.store(tgt);
+            text.src = src;
+            text.tgt = tgt;
           }
         }
       }
-      texts.entries_.push_back(entry);
+      if (visit) visit(want, text);
       ++want;
     }
     ++pair_id;
@@ -214,6 +206,22 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
   if (!mismatch.empty())
     throw UsageError(cat(mismatch, ": the run read this line as a good one, with the reader settings it recorded: not "
                                    "the input it read?"));
+}
+
+LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
+  LineTexts texts;
+  texts.pair_ids_ = request.pair_ids;
+  texts.entries_.reserve(request.pair_ids.size());
+  if (run.n_lines > 0) {  // the kept share of the input's bytes, so the arena is not grown by doubling
+    std::uint64_t bytes = 0;
+    std::error_code ec;
+    for (const std::string& path : run.paths) bytes += std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+    texts.arena_.reserve(static_cast<std::size_t>(static_cast<double>(bytes) *
+                                                  std::min(1.0, double(request.pair_ids.size()) / double(run.n_lines))));
+  }
+  read_line_texts(run, request, [&](std::size_t, const LineText& text) {
+    texts.entries_.push_back({texts.store(text.raw), texts.store(text.src), texts.store(text.tgt)});
+  });
   return texts;
 }
 

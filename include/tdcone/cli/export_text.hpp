@@ -4,6 +4,7 @@
 // run's reader settings, checked against the recorded sizes and content
 // fingerprints (io::LineFingerprint).
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,10 +37,18 @@ struct TextRequest {
   std::vector<bool> bad;                // per entry of pair_ids: flagged bad by the run (flags & 1)
   bool raw = false;                     // keep every line's raw bytes (--lines-only); bad lines' always
   bool fields = false;                  // parse src/tgt (or a selection's text) of good lines
+  bool note_unchecked = true;           // say on stderr when the inputs cannot be checked (an old result)
+};
+
+/// One requested line: its raw bytes (when kept) and parsed text (when asked
+/// for; a selection's text is in src). Valid during the call that gives it.
+struct LineText {
+  std::string_view raw, src, tgt;
 };
 
 class LineTexts {
  public:
+  LineText text(std::size_t k) const { return {raw(k), src(k), tgt(k)}; }
   /// Index of `pair_id` among the requested ones (it must be one of them).
   std::size_t find(std::uint64_t pair_id) const;
   /// The line as it is in the file (without its line end), if kept.
@@ -71,5 +80,12 @@ class LineTexts {
 /// than the run read. A result without fingerprints (an older tdcone) is
 /// joined unchecked, with a note on standard error.
 LineTexts load_line_texts(const RunInputs& run, const TextRequest& request);
+
+/// The same checks, and `visit(k, text)` for the k-th requested line as it is
+/// read, keeping nothing (a big export in input order). The content checks
+/// come after the last line: visit only what can be undone, or read the
+/// inputs once with an empty request (which only checks them) first.
+void read_line_texts(const RunInputs& run, const TextRequest& request,
+                     const std::function<void(std::size_t, const LineText&)>& visit);
 
 }  // namespace tdcone::cli
