@@ -105,7 +105,10 @@ cp moved/c.tsv c.tsv
 printf 'X' | dd of=c.tsv bs=1 seek=1000 conv=notrunc 2>/dev/null  # same size, one byte changed
 expect_failure 2 "c.tsv is not the input r.h5 was computed from: its size is the same, but its content differs" -- \
   "$TDCONE" export r.h5 --text
+[ ! -s out.txt ] || fail "rows written from a changed input"
 expect_failure 2 "its content differs" -- "$TDCONE" export r.h5 --lines-only
+expect_failure 2 "its content differs" -- "$TDCONE" export r.h5 --to jsonl --text --output changed.jsonl
+[ ! -e changed.jsonl ] && [ ! -e changed.jsonl.partial ] || fail "an output file left from a changed input"
 echo "more" >> c.tsv
 expect_failure 2 "c.tsv is not the input r.h5 was computed from: its size differs" -- "$TDCONE" export r.h5 --text
 expect_failure 2 "--input gives 2 file(s), but r.h5 was computed from 1" -- \
