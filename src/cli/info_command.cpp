@@ -42,7 +42,12 @@ void print_attributes(std::ostream& out, const h5::Reader& reader, const std::st
   std::size_t width = 0;
   for (const auto& name : names) width = std::max(width, name.size());
   for (const auto& name : names) {
-    std::string value = reader.attribute_text(object, name);
+    std::string value;
+    try {
+      value = reader.attribute_text(object, name);
+    } catch (const IoError&) {  // a type tdcone does not write (an array of strings, a compound): say so, go on
+      value = cat("(", reader.attribute_type(object, name), ")");
+    }
     std::replace(value.begin(), value.end(), '\n', ' ');
     out << prefix << name << std::string(width - name.size() + 2, ' ') << value << "\n";
   }
