@@ -58,7 +58,7 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * static_cast<double>(counts.flagged) / static_cast<double>(counts.lines));
     mpi::fail_everywhere(cat(input, ": ", counts.flagged, " of ", counts.lines, " lines are bad (", percent,
-                             "), more than --max-bad-fraction ", policy.max_bad_fraction, first_reasons(first).substr(1),
+                             "), more than --max-bad-fraction ", policy.max_bad_fraction, first_reasons(first),
                              "; check ", policy.hint, ", or raise --max-bad-fraction"),
                          1);
   }
