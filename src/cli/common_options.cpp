@@ -20,7 +20,7 @@ constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
 }  // namespace
 
 void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
-  if (input != "none") {
+  if (input == "required" || input == "optional") {
     auto* option = o.add("input", inputs, "Corpus files or globs, in order (plain text or zstd, detected from the content)");
     if (input == "required") option->required();
   }
