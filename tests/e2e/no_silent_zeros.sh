@@ -138,3 +138,15 @@ run_mpi 2 select --representative ref.tsv --available d.tsv --side tgt --quiet -
 [ "$(wc -l <qs.err)" -le 1 ] && ! grep -q "^\[" qs.err || fail "--quiet select stderr: $(cat qs.err)"
 "$TDCONE" synth --pairs 1000 --quiet --output q.tsv 2>/dev/null || fail "--quiet synth"
 echo "ok: --quiet keeps errors, warnings and summaries only"
+
+# Progress lines say whose count and rate they give: rank 0's share with an
+# estimate for the job, or the job's; one rank needs no scope.
+"$TDCONE" synth --pairs 150000 --seed 5 --quiet --output p.tsv 2>/dev/null
+run_mpi 2 score --input p.tsv --progress-every 0.001 --output p2.h5 >/dev/null 2>p2.err || fail "progress run"
+grep -q "^\[read corpus\] rank 0: [0-9.]*[kM]* lines ([0-9]*%), [0-9.]*[kM]* lines/s, about [0-9.]*[kM]* lines/s on all 2 ranks, elapsed" p2.err \
+  || fail "read progress: $(grep -m2 '^\[read' p2.err)"
+grep -q "^\[align\] all ranks: [0-9.]*[kM]* pairs ([0-9]*%), [0-9.]*[kM]* pairs/s, elapsed" p2.err || fail "align progress: $(grep -m2 '^\[align' p2.err)"
+"$TDCONE" score --input p.tsv --progress-every 0.001 --output p1.h5 >/dev/null 2>p1.err || fail "1-rank progress run"
+grep -q "^\[read corpus\] [0-9.]*[kM]* lines ([0-9]*%), [0-9.]*[kM]* lines/s, elapsed" p1.err || fail "1-rank read progress: $(grep -m2 '^\[read' p1.err)"
+! grep -q "on rank 0\|lines on" p1.err p2.err || fail "old progress wording"
+echo "ok: progress lines name rank 0's share and the job's rate"
