@@ -10,9 +10,11 @@ bash "$root/scripts/build.sh"
 mkdir -p "$out"
 tdcone="$root/build/tdcone"
 source "$root/scripts/mpi-env.sh"
-"$tdcone" synth --pairs "$pairs" --seed 1 --output "$out/corpus.tsv.zst" --force
+"$tdcone" synth --pairs "$pairs" --seed 1 --output "$out/corpus.tsv.zst" --force --quiet
+# --quiet: the summary, without progress lines or the list of the synthetic
+# junk lines (one line counts them; tdcone export shows them, flags 1).
 bash "$root/scripts/mpirun.sh" -n "$ranks" "$tdcone" score --input "$out/corpus.tsv.zst" \
-  --score-col 3 --id-col 4 --output "$out/score.h5" --force
+  --score-col 3 --id-col 4 --output "$out/score.h5" --force --quiet
 echo
 echo "Five lowest-TD-CONE pairs (most deterministic rewrites):"
 "$tdcone" export "$out/score.h5" --input "$out/corpus.tsv.zst" | awk -F'\t' 'NR==1 || $3<=5' | cut -c1-160

@@ -18,8 +18,12 @@ class Stopwatch {
 class Progress {
  public:
   /// `enabled` is true on rank 0 only; `unit` names what is counted ("lines"),
-  /// `scope` whose they are ("on rank 0", "on all ranks").
-  Progress(bool enabled, std::string phase, std::string unit, std::string scope = "");
+  /// `scope` whose they are ("rank 0": rank 0's share, "all ranks": the job's)
+  /// out of `ranks` ranks. With several ranks a line starts with the scope
+  /// ("[read corpus] rank 0: 1.2M lines (50%), 400k lines/s, about 800k lines/s
+  /// on all 2 ranks, ..."); rank 0's rate is scaled to the job's, as shares are
+  /// about equal.
+  Progress(bool enabled, std::string phase, std::string unit, std::string scope = "", int ranks = 1);
 
   /// `done` items so far; `fraction` of this rank's work done (0..1), for the
   /// ETA; `note` is appended. Prints at most once per progress interval.
@@ -32,6 +36,7 @@ class Progress {
  private:
   bool enabled_;
   std::string phase_, unit_, scope_;
+  int ranks_;
   Stopwatch clock_;
   std::chrono::steady_clock::time_point last_print_;
 };
@@ -39,6 +44,11 @@ class Progress {
 /// Seconds between the progress lines of a phase (default 2; 0 = none).
 /// Process-wide: set once from the command line (--progress-every).
 void set_progress_interval(double seconds);
+
+/// --quiet: no progress lines and no list of bad lines (errors, warnings
+/// and summaries stay). Process-wide, like the progress interval.
+void set_quiet(bool quiet);
+bool quiet();
 
 /// "1.23M", "45.6k", "789".
 std::string human_count(double value);

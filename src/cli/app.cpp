@@ -30,6 +30,7 @@ struct Commands {
   SynthOptionsCli synth;
   std::string config;
   double progress_every = 2.0;
+  bool quiet = false;
   std::vector<std::unique_ptr<OptionSet>> option_sets;
   CLI::App *score_cmd = nullptr, *sweep_cmd = nullptr, *select_cmd = nullptr, *export_cmd = nullptr, *info_cmd = nullptr,
            *synth_cmd = nullptr;
@@ -48,6 +49,10 @@ CLI::App* add_command(CLI::App& app, Commands& c, const std::string& name, const
   c.option_sets.back()->add_unrecorded("progress-every", c.progress_every,
                                        "Seconds between progress lines on standard error (0 = none)",
                                        real_number(0, std::numeric_limits<double>::infinity()));
+  c.option_sets.back()->add_action_flag(
+      "quiet", c.quiet,
+      "No progress lines and no list of bad lines on standard error (one line counts them); errors, warnings and "
+      "the summary stay");
   return command;
 }
 
@@ -142,6 +147,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
     return app.exit(e, out, err) == 0 ? 0 : 2;  // --help/--version, or a usage error
   }
   set_progress_interval(c.progress_every);
+  set_quiet(c.quiet);
   CLI::App* command = app.get_subcommands().front();
   if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
   if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());

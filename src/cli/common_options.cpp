@@ -20,26 +20,41 @@ constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
 }  // namespace
 
 void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
-  if (input != "none") {
+  if (input == "required" || input == "optional") {
     auto* option = o.add("input", inputs, "Corpus files or globs, in order (plain text or zstd, detected from the content)");
     if (input == "required") option->required();
   }
+  const bool pairs = input != "lines";  // selection reads lines: no score, id or direction
   o.add("format", format, "Corpus format", one_of({"tsv", "jsonl"}));
   o.add("src-col", src_col, "TSV: 1-based column of the input side", column_number(false));
   o.add("tgt-col", tgt_col, "TSV: 1-based column of the output side", column_number(false));
-  o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none)", column_number(true));
-  o.add("id-col", id_col, "TSV: 1-based column of a pair id kept in the output (0 = none)", column_number(true));
+  if (pairs) o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none)", column_number(true));
+  if (pairs) o.add("id-col", id_col, "TSV: 1-based column of a pair id kept in the output (0 = none)", column_number(true));
   o.add("src-field", src_field, "JSONL: field of the input side");
   o.add("tgt-field", tgt_field, "JSONL: field of the output side");
-  o.add("score-field", score_field, "JSONL: field of a numeric score (empty = none)");
-  o.add("id-field", id_field, "JSONL: field of a pair id (empty = none)");
+  if (pairs) o.add("score-field", score_field, "JSONL: field of a numeric score (empty = none)");
+  if (pairs) o.add("id-field", id_field, "JSONL: field of a pair id (empty = none)");
   o.add("tokenizer", tokenizer, "whitespace: split on Unicode white space; punct: also split off every punctuation character",
         one_of({"whitespace", "punct"}));
   o.add_switch("lowercase", lowercase, "Unicode case folding of tokens");
-  o.add_switch("reverse", reverse, "Swap the sides: score output -> input");
+  if (pairs) o.add_switch("reverse", reverse, "Swap the sides: score output -> input");
   o.add("on-bad-line", on_bad_line, "skip: flag bad lines and go on; fail: stop at the first one",
         one_of({"skip", "fail"}));
   o.add("max-line-bytes", max_line_bytes, "Lines longer than this are bad lines", whole_number(1, kMaxLineBytes));
+  o.add("max-bad-fraction", max_bad_fraction,
+        "Stop (exit 1) when more than this fraction of an input's lines are bad (0 = none may be, 1 = any number); "
+        "an input whose lines are all bad always stops",
+        real_number(0, 1));
+}
+
+BadLinePolicy CorpusOptions::bad_line_policy() const {
+  BadLinePolicy policy;
+  policy.on_bad_line = on_bad_line;
+  policy.max_bad_fraction = max_bad_fraction;
+  policy.hint = format == "jsonl"
+                    ? "--format (jsonl here: one JSON object a line) and --src-field/--tgt-field/--score-field/--id-field"
+                    : "--format (tsv here: tab-separated columns) and --src-col/--tgt-col/--score-col/--id-col";
+  return policy;
 }
 
 text::ReadOptions CorpusOptions::read_options() const {
@@ -173,7 +188,7 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add("seed-corpus", s.seed_corpus, "SEED: text already selected; the model starts from it (default: empty)");
   o.add("side", s.side, "For pair files: the line is the src text, the tgt text, or both (src tokens then tgt tokens)",
         one_of({"src", "tgt", "both"}));
-  s.corpus.add_to(o, "none");
+  s.corpus.add_to(o, "lines");
   o.add("mincount", s.mincount, "Words seen fewer times in both REPR and UNAD are not selectable",
         whole_number(0, kAnyCount));
   o.add_switch("keep-boring", s.keep_boring, "Keep words with e^-1 < ratio < e selectable");

@@ -22,10 +22,10 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
     if (!reference.reference.empty()) reference_files = io::resolve_inputs({reference.reference});
   });
   job.share = pipeline::read_files(comm, job.files, corpus.read_options(), job.vocabulary, "corpus");
-  job.counts = account_lines(comm, job.share, corpus.on_bad_line);
+  job.counts = account_lines(comm, job.share, job.files, corpus.bad_line_policy(), "the corpus, --input");
   if (!reference_files.empty()) {
     job.reference = pipeline::read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
-    account_lines(comm, *job.reference, corpus.on_bad_line);
+    account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(), "the reference, --reference");
   }
   job.read_seconds = clock.seconds();
   return job;

@@ -14,22 +14,65 @@
 
 namespace tdcone::cli {
 
+namespace {
+
+// "a.tsv", "a.tsv, b.tsv", "a.tsv, b.tsv, c.tsv and 4 more files".
+std::string file_names(const std::vector<io::InputFile>& files) {
+  constexpr std::size_t kNamed = 3;
+  std::string names;
+  for (std::size_t i = 0; i < files.size() && i < kNamed; ++i) names += (i ? ", " : "") + files[i].path;
+  if (files.size() > kNamed) names += cat(" and ", files.size() - kNamed, " more files");
+  return names;
+}
+
+// "(first: a.tsv:1: invalid JSON; a.tsv:2: missing column 2; ...)".
+std::string first_reasons(const std::vector<text::BadLine>& first) {
+  constexpr std::size_t kQuoted = 3;
+  std::string text = " (first: ";
+  for (std::size_t i = 0; i < first.size() && i < kQuoted; ++i)
+    text += cat(i ? "; " : "", first[i].file, ":", first[i].line, ": ", first[i].reason);
+  return text + (first.size() > kQuoted ? "; ...)" : ")");
+}
+
+}  // namespace
+
 LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
-                         const std::string& on_bad_line) {
+                         const std::vector<io::InputFile>& files, const BadLinePolicy& policy, const std::string& what) {
   LineCounts counts;
   counts.lines = share.total_lines;
   counts.flagged = mpi::sum_all<std::uint64_t>(comm, share.bad_count);
   counts.scored = counts.lines - counts.flagged;
+  const std::string input = cat(file_names(files), " (", what, ")");
+  // The counts are global: every rank takes the same branch.
+  if (counts.lines == 0)
+    mpi::fail_everywhere(cat(input, ": no usable line: the input is empty"), 1);
   if (counts.flagged == 0) return counts;
   const auto first = text::first_bad_lines(comm, share);
-  if (on_bad_line == "fail")
+  if (policy.on_bad_line == "fail")
     mpi::fail_everywhere(cat(first[0].file, ":", first[0].line, ": ", first[0].reason,
                              " (--on-bad-line fail; use --on-bad-line skip to flag such lines and go on)"), 1);
+  if (counts.scored == 0)
+    mpi::fail_everywhere(cat(input, ": no usable line: ", counts.lines == 1 ? "its only line is" : cat("all ", counts.lines, " lines are"),
+                             " bad", first_reasons(first), "; check ", policy.hint),
+                         1);
+  if (static_cast<double>(counts.flagged) > policy.max_bad_fraction * static_cast<double>(counts.lines)) {
+    char percent[32];
+    std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * static_cast<double>(counts.flagged) / static_cast<double>(counts.lines));
+    mpi::fail_everywhere(cat(input, ": ", counts.flagged, " of ", counts.lines, " lines are bad (", percent,
+                             "), more than --max-bad-fraction ", policy.max_bad_fraction, first_reasons(first),
+                             "; check ", policy.hint, ", or raise --max-bad-fraction"),
+                         1);
+  }
   if (comm.rank() == 0) {
-    std::fprintf(stderr, "tdcone: %llu bad line(s) flagged and skipped%s:\n", (unsigned long long)counts.flagged,
-                 counts.flagged > first.size() ? ", the first ones" : "");
-    for (const auto& bad : first)
-      std::fprintf(stderr, "  %s:%llu: %s\n", bad.file.c_str(), (unsigned long long)bad.line, bad.reason.c_str());
+    if (quiet()) {
+      std::fprintf(stderr, "tdcone: %llu bad line(s) of %s flagged and skipped (not listed: --quiet)\n",
+                   (unsigned long long)counts.flagged, input.c_str());
+    } else {
+      std::fprintf(stderr, "tdcone: %llu bad line(s) of %s flagged and skipped%s:\n", (unsigned long long)counts.flagged,
+                   input.c_str(), counts.flagged > first.size() ? ", the first ones" : "");
+      for (const auto& bad : first)
+        std::fprintf(stderr, "  %s:%llu: %s\n", bad.file.c_str(), (unsigned long long)bad.line, bad.reason.c_str());
+    }
   }
   return counts;
 }

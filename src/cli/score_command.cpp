@@ -1,4 +1,5 @@
 // tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL and shards (SPEC §3-5, §8).
+#include <cmath>
 #include <cstdio>
 
 #include "tdcone/cli/corpus_job.hpp"
@@ -20,10 +21,15 @@ entropy::ShardBy shard_by(const std::string& name) {
 }
 
 // The shard table, the lowest TD-CONE_REL marked: the shard that best covers the reference.
+// An empty shard has no scores: NaN, printed "nan", never marked best.
 void print_shards(const JobScores& scores, std::size_t shards, bool with_reference) {
-  std::size_t best = 1;
-  for (std::size_t k = 1; k <= shards; ++k)
-    if (scores.subsets[k].tdcone_rel < scores.subsets[best].tdcone_rel) best = k;
+  std::size_t best = 0, empty = 0;
+  for (std::size_t k = 1; k <= shards; ++k) {
+    if (scores.subsets[k].n_pairs == 0) ++empty;
+    if (!std::isnan(scores.subsets[k].tdcone_rel) &&
+        (best == 0 || scores.subsets[k].tdcone_rel < scores.subsets[best].tdcone_rel))
+      best = k;
+  }
   std::printf("  %-6s %10s %10s%s\n", "shard", "n_pairs", "tdcone", with_reference ? "  tdcone_rel" : "");
   for (std::size_t k = 1; k <= shards; ++k) {
     const auto& s = scores.subsets[k];
@@ -31,6 +37,9 @@ void print_shards(const JobScores& scores, std::size_t shards, bool with_referen
     if (with_reference) std::printf("  %10.7f%s", s.tdcone_rel, k == best ? "  <- lowest TD-CONE_REL" : "");
     std::printf("\n");
   }
+  if (empty > 0)
+    std::printf("  warning: %zu of %zu shards %s empty (no usable line): TD-CONE%s NaN\n", empty, shards,
+                empty == 1 ? "is" : "are", with_reference ? ", KL and TD-CONE_REL" : "");
 }
 
 }  // namespace

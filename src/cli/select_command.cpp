@@ -70,17 +70,22 @@ select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectO
                              LineCounts& available_counts) {
   select::Corpora c;
   const text::ReadOptions options = read_options(o);
+  // Every input given must have a usable line: an empty or all-bad SEED or
+  // UNAD would silently change the model. SEED and UNAD not given are fine.
+  BadLinePolicy policy = o.corpus.bad_line_policy();
+  policy.hint = cat("--format (", o.corpus.format, " here), --side (", o.side, " here) and ",
+                    o.corpus.format == "jsonl" ? "--src-field/--tgt-field" : "--src-col/--tgt-col");
   c.representative = pipeline::read_files(comm, in.representative, options, c.vocabulary, "representative");
-  account_lines(comm, c.representative, o.corpus.on_bad_line);
+  account_lines(comm, c.representative, in.representative, policy, "REPR, --representative");
   c.available = pipeline::read_files(comm, in.available, options, c.vocabulary, "available");
-  available_counts = account_lines(comm, c.available, o.corpus.on_bad_line);
+  available_counts = account_lines(comm, c.available, in.available, policy, "AVAIL, --available");
   if (!in.unadapted.empty()) {
     c.unadapted = pipeline::read_files(comm, in.unadapted, options, c.vocabulary, "unadapted");
-    account_lines(comm, *c.unadapted, o.corpus.on_bad_line);
+    account_lines(comm, *c.unadapted, in.unadapted, policy, "UNAD, --unadapted");
   }
   if (!in.seed.empty()) {
     c.seed = pipeline::read_files(comm, in.seed, options, c.vocabulary, "seed");
-    account_lines(comm, *c.seed, o.corpus.on_bad_line);
+    account_lines(comm, *c.seed, in.seed, policy, "SEED, --seed-corpus");
   }
   return c;
 }
@@ -151,17 +156,25 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
 
   Stopwatch since_checkpoint;
   select::Interrupt interrupt;
+  int action = 0;  // of the last poll, the same on every rank: 1 save, 2 save and stop
   interrupt.poll = [&] {
     const bool due = options.checkpoint_every > 0 && since_checkpoint.seconds() >= 60.0 * options.checkpoint_every;
     const int mine = stop_requested ? 2 : (comm.rank() == 0 && due) ? 1 : 0;
-    return boost::mpi::all_reduce(comm, mine, boost::mpi::maximum<int>());
+    return action = boost::mpi::all_reduce(comm, mine, boost::mpi::maximum<int>());
   };
   interrupt.save = [&](const select::SelectionState& state) {
     mpi::collective_step(comm, [&] {
       if (comm.rank() != 0) return;
       select::write_checkpoint(checkpoint, print, state);
-      std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
-                   checkpoint.c_str());
+      // A stop says it all in one line (under mpirun, scripts/mpirun.sh drops Open MPI's banner about status 75).
+      if (action == 2)
+        std::fprintf(stderr,
+                     "tdcone select: stopped by a signal: checkpoint of %zu ranked lines written to %s; run the same "
+                     "command with --resume to continue (exit status 75)\n",
+                     state.ranked.size(), checkpoint.c_str());
+      else
+        std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
+                     checkpoint.c_str());
     });
     since_checkpoint = Stopwatch();
   };
@@ -173,12 +186,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
         progress.update(done, total ? double(done) / double(total) : 1.0, cat("H ", h));
       },
       interrupt, resume ? &*resume : nullptr);
-  if (selection.interrupted) {
-    if (comm.rank() == 0)
-      std::fprintf(stderr, "tdcone select: interrupted; run the same command with --resume to continue from %s\n",
-                   checkpoint.c_str());
-    return kExitInterrupted;
-  }
+  if (selection.interrupted) return kExitInterrupted;  // the checkpoint's line said so
   progress.finish(selection.ranked.size());
 
   // Junk and bad lines of every rank, in input order (ranks hold consecutive pair_ids).

@@ -49,6 +49,11 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
       if (with_reference) std::printf("  %10.7f", scores.subsets[1 + t].tdcone_rel);
       std::printf("\n");
     }
+    std::size_t empty = 0;
+    for (std::size_t t = 0; t < n; ++t) empty += subsets.subset_size[t] == 0 ? 1 : 0;
+    if (empty > 0)
+      std::printf("  warning: %zu of %zu thresholds select no pair (|S_t| = 0, no score >= t): TD-CONE%s NaN\n", empty,
+                  n, with_reference ? ", KL and TD-CONE_REL" : "");
   }
   return finish_standard_output(comm);
 }

@@ -226,6 +226,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     score.nnz = nnz[s];
     score.output_types = output_types[s];
     score.total = totals[s];
+    if (score.n_pairs == 0) continue;  // no pair, no score: NaN (SPEC §9), also relative to the reference
     score.cond_entropy = totals[s] > 0.0 ? logs[s] / totals[s] : 0.0;
     score.tdcone = tdcone_from_entropy(score.cond_entropy, output_types[s]);
     if (reference) {

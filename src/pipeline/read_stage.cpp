@@ -6,7 +6,7 @@ namespace tdcone::pipeline {
 
 text::TokenizedShare read_files(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
                                 const text::ReadOptions& options, text::Vocabulary& vocabulary, const std::string& what) {
-  Progress progress(comm.rank() == 0, "read " + what, "lines", "on rank 0");
+  Progress progress(comm.rank() == 0, "read " + what, "lines", "rank 0", comm.size());
   text::TokenizedShare share = text::read_share(
       comm, files, options, vocabulary, [&](std::uint64_t lines, double fraction) { progress.update(lines, fraction); });
   progress.finish(share.size());

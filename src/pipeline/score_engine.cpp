@@ -82,7 +82,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   limits.held_bytes = held;
   mpi::PartitionedMatrix q(*layout, mpi::WeightScale(corpus.total_lines));
   {
-    Progress progress(progress_here, "align", "pairs", "on all ranks");
+    Progress progress(progress_here, "align", "pairs", "all ranks", comm.size());
     accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, q, limits, progress, &result.pair_tdcone);
   }
   std::optional<mpi::PartitionedMatrix> p;
@@ -90,7 +90,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
     p.emplace(layout->with_groups(1), mpi::WeightScale(reference->total_lines));
     limits.held_bytes += q.bytes();
     limits.round_bytes = round_bytes(config, *reference);
-    Progress progress(progress_here, "align reference", "pairs", "on all ranks");
+    Progress progress(progress_here, "align reference", "pairs", "all ranks", comm.size());
     accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress, nullptr);
   }
   q.finish();
@@ -98,7 +98,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   clock.lap("align");
 
   {
-    Progress progress(progress_here, "score", "rows", "on rank 0");
+    Progress progress(progress_here, "score", "rows", "rank 0", comm.size());
     result.subsets =
         entropy::score_subsets(comm, q, groups, words.global, p ? &*p : nullptr, config.rel_lambda, &progress);
   }

@@ -83,7 +83,10 @@ assert 'stop = true' in config('$WORK/stop-toml.h5') and 'stop = false' in confi
 echo "ok: stop in TOML and in the recorded config"
 
 : >"$WORK/empty.txt"
-expect_failure 2 "has no tokens" -- run_mpi 2 select --representative "$WORK/empty.txt" --available "$WORK/avail.txt" --output "$WORK/none.h5"
+expect_failure 1 "empty.txt (REPR, --representative): no usable line: the input is empty" -- \
+  run_mpi 2 select --representative "$WORK/empty.txt" --available "$WORK/avail.txt" --output "$WORK/none.h5"
+printf '\n \n' >"$WORK/blank.txt"  # lines, but no token
+expect_failure 2 "has no tokens" -- run_mpi 2 select --representative "$WORK/blank.txt" --available "$WORK/avail.txt" --output "$WORK/none.h5"
 expect_failure 2 "representative" -- "$TDCONE" select --available "$WORK/avail.txt" --output "$WORK/none.h5"
 [ ! -e "$WORK/none.h5" ] || fail "output written despite errors"
 echo "ok: select refuses an empty or missing REPR"

@@ -53,6 +53,33 @@ done
 "$PY" "$HERE/compare_h5.py" "$WORK/whole.h5" "$WORK/pieces.h5" || fail "resumed run differs"
 echo "ok: interrupted at $(tr '\n' ';' <"$WORK/points.txt") resumed to the same /selection"
 
+# Through scripts/mpirun.sh (SIGUSR1 to the wrapper): exit 75 and one line
+# saying where the checkpoint is and what to do, without Open MPI's banner
+# about a non-zero exit status; the resumed run finishes with the same result.
+: >"$WORK/run.err"
+bash "$HERE/../../scripts/mpirun.sh" -n 2 "$TDCONE" "${args[@]}" --output "$WORK/wrapped.h5" --progress-every 0.5 \
+  >/dev/null 2>"$WORK/run.err" &
+wrapper=$!
+selecting "$wrapper" || fail "the wrapped run ended before selecting: $(tail -5 "$WORK/run.err")"
+kill -USR1 "$wrapper"
+status=0
+wait "$wrapper" || status=$?
+[ "$status" -eq 75 ] || fail "wrapped run exited $status, not 75: $(tail -5 "$WORK/run.err")"
+! grep -q "Primary job\|non-zero\|Forwarding signal\|^-----" "$WORK/run.err" || fail "Open MPI's banner: $(cat "$WORK/run.err")"
+grep -v '^\[\|^  \|bad line(s)' "$WORK/run.err" >"$WORK/messages.txt" || true  # all but progress and bad lines
+[ "$(wc -l <"$WORK/messages.txt")" -eq 1 ] \
+  && grep -q "^tdcone select: stopped by a signal: checkpoint of [0-9]* ranked lines written to $WORK/wrapped.h5.ckpt; run the same command with --resume to continue" "$WORK/messages.txt" \
+  || fail "the stop is not one clear line: $(cat "$WORK/messages.txt")"
+bash "$HERE/../../scripts/mpirun.sh" -n 2 "$TDCONE" "${args[@]}" --output "$WORK/wrapped.h5" --resume --quiet \
+  >/dev/null 2>"$WORK/run.err" || fail "wrapped resume: $(tail -5 "$WORK/run.err")"
+! grep -q '^\[\|^  ' "$WORK/run.err" || fail "--quiet resume printed progress or bad lines: $(cat "$WORK/run.err")"
+"$PY" "$HERE/compare_h5.py" "$WORK/whole.h5" "$WORK/wrapped.h5" || fail "wrapped resumed run differs"
+# The wrapper keeps mpirun's exit status and its other messages.
+rc=0
+bash "$HERE/../../scripts/mpirun.sh" -n 1 "$WORK/no-such-program" 2>"$WORK/launch.err" || rc=$?
+[ "$rc" -ne 0 ] && grep -q "no-such-program" "$WORK/launch.err" || fail "launch failure hidden (exit $rc): $(cat "$WORK/launch.err")"
+echo "ok: under scripts/mpirun.sh a checkpoint stop is one line and exit 75, no Open MPI banner"
+
 cp "$WORK/first.ckpt" "$WORK/other.h5.ckpt"
 expect_failure 2 "belongs to another selection" -- run_mpi 2 "${args[@]}" --mincount 5 --output "$WORK/other.h5" --resume
 head -c 100 "$WORK/first.ckpt" >"$WORK/cut.h5.ckpt"

@@ -94,7 +94,7 @@ echo "ok: a FIFO, stdin and a procfs file give all their lines on 1-3 ranks"
   echo '{"src": "dogs bark", "tgt": "a dog barks", "x": [1, {"y": null}]}'
 } >edges.jsonl
 for n in 1 2 3; do
-  bounded 120 0 "7 bad line(s)" -- "${MPI[@]}" "$n" "$TDCONE" score --format jsonl --input edges.jsonl --output jsonl-$n.h5
+  bounded 120 0 "7 bad line(s)" -- "${MPI[@]}" "$n" "$TDCONE" score --format jsonl --input edges.jsonl --max-bad-fraction 1 --output jsonl-$n.h5
   for line in 2 3 4 5 6 7 8; do
     grep -q "edges.jsonl:$line: invalid JSON" "$WORK/err.txt" || fail "line $line not flagged on $n ranks: $(cat "$WORK/err.txt")"
   done
@@ -110,9 +110,9 @@ printf 'the 0.1 0.2\ncat 0.3 0.1\nsat nan 0.5\n' >nan-vectors.txt
 printf 'the 0.1 0.2\ncat inf inf\n' >inf-vectors.txt
 for n in 1 2 3; do
   bounded 120 2 "nan-vectors.txt:3: not a finite number: 'nan'" -- \
-    "${MPI[@]}" "$n" "$TDCONE" score --input edges.jsonl --format jsonl --align static --embeddings nan-vectors.txt --output nan.h5
+    "${MPI[@]}" "$n" "$TDCONE" score --input edges.jsonl --format jsonl --max-bad-fraction 1 --align static --embeddings nan-vectors.txt --output nan.h5
   bounded 120 2 "inf-vectors.txt:2: not a finite number: 'inf'" -- \
-    "${MPI[@]}" "$n" "$TDCONE" score --input edges.jsonl --format jsonl --align static --embeddings inf-vectors.txt --output inf.h5
+    "${MPI[@]}" "$n" "$TDCONE" score --input edges.jsonl --format jsonl --max-bad-fraction 1 --align static --embeddings inf-vectors.txt --output inf.h5
   [ ! -e nan.h5 ] && [ ! -e inf.h5 ] || fail "output written despite bad embeddings"
 done
 echo "ok: NaN and infinite embedding values are refused with file:line on 1-3 ranks"

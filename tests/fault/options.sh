@@ -109,6 +109,7 @@ toml_refused score src-col "$column" 0
 toml_refused score seed "$u64" -1 1.5 '"99999999999999999999"'
 toml_refused score rel-lambda "a number from 0 to 1" 2 nan true '"x"'
 toml_refused score max-line-bytes "$whole 1 to 1073741824" 0 false
+toml_refused score max-bad-fraction "a number from 0 to 1" -0.5 1.5 '"half"' true
 toml_refused score memory "a size such as 1500M or 2G" '"lots"' 0 true
 toml_refused score format "one of tsv, jsonl" '"xml"' 1
 toml_refused score lowercase "true or false" '"yes"' 1
@@ -151,6 +152,16 @@ echo "ok: good values pass (decimal, full 64-bit seed) and the effective config 
 ! grep -q "{false}\|{true}" help.txt || fail "--help shows CLI11's flag values: $(grep -m1 '{false}\|{true}' help.txt)"
 grep -q -- "--lowercase, --no-lowercase .*(default: on)" help.txt || fail "--lowercase default: $(grep lowercase help.txt)"
 grep -q -- "--reverse, --no-reverse .*(default: off)" help.txt || fail "--reverse default: $(grep reverse help.txt)"
-echo "ok: --help shows switch defaults once, right"
+# select --help lists only the corpus options that apply to a selection.
+"$TDCONE" select --help > select-help.txt
+for option in reverse score-col score-field id-col id-field input; do
+  ! grep -q -- "--$option\b" select-help.txt || fail "select --help lists --$option: $(grep -- "--$option" select-help.txt)"
+done
+for option in format src-col tgt-col src-field tgt-field tokenizer lowercase on-bad-line max-line-bytes max-bad-fraction quiet; do
+  grep -q -- "--$option\b" select-help.txt || fail "select --help lacks --$option"
+done
+bounded 20 2 "not expected: --reverse" -- \
+  "$TDCONE" select $(required select) --reverse
+echo "ok: --help shows switch defaults once, right; select lists only the options it uses"
 
 [ ! -e x.h5 ] && [ ! -e x.tsv ] || fail "output written despite a bad option"

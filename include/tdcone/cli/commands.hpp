@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "tdcone/cli/options.hpp"
+#include "tdcone/cli/run_report.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 
@@ -23,10 +24,15 @@ struct CorpusOptions {
   bool reverse = false;
   std::string on_bad_line = "skip";
   std::uint64_t max_line_bytes = 1 << 20;
+  double max_bad_fraction = 0.5;
 
-  /// `input`: "required", "optional" or "none" (commands with their own input options).
+  /// `input`: "required", "optional" or "none" (commands with their own input
+  /// options), or "lines" (selection: no --input, and only the options that
+  /// say how a line's text is read: no score, id or --reverse).
   void add_to(OptionSet& options, const std::string& input);
   text::ReadOptions read_options() const;
+  /// --on-bad-line, --max-bad-fraction, and the options to check when lines are bad.
+  BadLinePolicy bad_line_policy() const;
   /// As selection reads a line of `side` ("src", "tgt" or "both"): a one-sided
   /// line is its one column (or field) read as both sides, so a file of one
   /// sentence per line works as is.

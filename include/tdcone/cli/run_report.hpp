@@ -15,10 +15,22 @@ struct LineCounts {
   std::uint64_t lines = 0, scored = 0, flagged = 0;
 };
 
-/// Totals over all ranks; also prints the first bad lines on rank 0 and, with
-/// --on-bad-line fail, stops every rank at the first one. Collective.
+/// What a command does with bad lines (SPEC §2, §9).
+struct BadLinePolicy {
+  std::string on_bad_line = "skip";  // --on-bad-line: skip (flag and go on) or fail (stop at the first)
+  double max_bad_fraction = 0.5;     // --max-bad-fraction: more bad lines than this fraction of the lines is an error
+  std::string hint;                  // the options that say how a line is read, for the error messages
+};
+
+/// Totals over all ranks of an input `what` ("the corpus, --input") read from
+/// `files`. Stops every rank (exit status 1, naming the files and the first
+/// bad lines) when the input has no usable line (no line at all, or only bad
+/// ones), when more than `max_bad_fraction` of its lines are bad, or, with
+/// --on-bad-line fail, at the first bad line. Otherwise rank 0 lists the first
+/// bad lines on standard error (with --quiet only their count). Every rank
+/// decides from the same global counts. Collective.
 LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
-                         const std::string& on_bad_line);
+                         const std::vector<io::InputFile>& files, const BadLinePolicy& policy, const std::string& what);
 
 /// Root attributes of SPEC §8: `inputs` (absolute paths, one a line) with
 /// `input_sizes` (bytes), `input_lines` and `input_fingerprints`

@@ -28,10 +28,11 @@ struct SubsetScore {
   std::uint64_t n_pairs = 0;       // scored pairs in the subset
   std::uint64_t nnz = 0;           // non-zero cells of its matrix
   std::uint64_t output_types = 0;  // |V_y|, NULL not counted
+  // A subset without pairs has no scores: NaN here and in kl_* (SPEC §9).
   double total = 0.0;              // T = Σ M
-  double cond_entropy = 0.0;       // H(Y|X), nats
-  double tdcone = 0.0;
-  // Relative to the reference (NaN without one).
+  double cond_entropy = std::numeric_limits<double>::quiet_NaN();  // H(Y|X), nats
+  double tdcone = std::numeric_limits<double>::quiet_NaN();
+  // Relative to the reference (NaN without one, or for a subset without pairs).
   double kl_pq = std::numeric_limits<double>::quiet_NaN();
   double kl_pu = std::numeric_limits<double>::quiet_NaN();
   double tdcone_rel = std::numeric_limits<double>::quiet_NaN();
