@@ -63,6 +63,17 @@ def legend_outside(ax, **kw):
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, **kw)
 
 
+def empty_as_nan(table, n_pairs):
+    """TD-CONE and TD-CONE_REL (None without a reference) of a table's rows; an
+    empty subset has none (NaN; older tdcone versions stored 0 and 1.0)."""
+    td = table["tdcone"][()].astype(float)
+    rel = table["tdcone_rel"][()].astype(float) if "tdcone_rel" in table else None
+    td[n_pairs == 0] = np.nan
+    if rel is not None:
+        rel[n_pairs == 0] = np.nan
+    return td, rel
+
+
 def best_of(values, rel):
     """Index of the best row: the lowest TD-CONE_REL with a reference, else the lowest TD-CONE (NaN never)."""
     column = rel if rel is not None else values
@@ -141,9 +152,8 @@ def plot_selection(f, fig, args):
 def plot_sweep(f, fig, args):
     s = f["sweep"]
     t = s["threshold"][()]
-    td = s["tdcone"][()]
-    rel = s["tdcone_rel"][()] if "tdcone_rel" in s else None
     n_pairs = s["n_pairs"][()]
+    td, rel = empty_as_nan(s, n_pairs)
     n_sampled = s["n_sampled"][()] if "n_sampled" in s else n_pairs
     rows = 3 if rel is not None else 2
     axes = fig.subplots(rows, 1, sharex=True, gridspec_kw={"height_ratios": [3] * (rows - 1) + [2]})
@@ -157,6 +167,9 @@ def plot_sweep(f, fig, args):
         ax.plot(t[ok], values[ok], marker + "-", color=color, label=label)
         for x, y in zip(t[ok], values[ok]):
             ax.annotate(f"{y:.4f}", (x, y), xytext=(0, 6), textcoords="offset points", ha="center", fontsize=7)
+        for x in t[~ok]:
+            ax.annotate("empty\n(NaN)", (x, 0.05), xycoords=("data", "axes fraction"), ha="center", fontsize=8,
+                        color="gray")
         ax.set_ylabel(label.split(" ")[0] + "  (no unit)")
         ax.margins(y=0.2)
         ax.grid(alpha=0.3)
@@ -173,12 +186,11 @@ def plot_sweep(f, fig, args):
     sizes.set_xlabel("score threshold t  (S_t = pairs with score >= t)")
     legend_outside(sizes)
     if best is not None:
-        for ax in axes:
-            ax.axvline(t[best], color="tab:green", linewidth=1.5, alpha=0.8)
         value = (rel if rel is not None else td)[best]
-        axes[0].annotate(f"best: t = {t[best]:g} ({rule}, {value:.4f})", (t[best], 1.0),
-                         xycoords=("data", "axes fraction"), xytext=(4, -12), textcoords="offset points",
-                         fontsize=8, color="darkgreen")
+        for i, ax in enumerate(axes):
+            ax.axvline(t[best], color="tab:green", linewidth=1.5, alpha=0.8,
+                       label=f"best: t = {t[best]:g}\n({rule}, {value:.4f})" if i == 0 else None)
+        legend_outside(axes[0])
     title = f"Threshold sweep: {len(t)} thresholds"
     if skipped:
         title += f"; {len(skipped)} with an empty subset (NaN) skipped: t = " + ", ".join(f"{x:g}" for x in skipped)
@@ -188,9 +200,8 @@ def plot_sweep(f, fig, args):
 def plot_shards(f, fig, args):
     s = f["shards"]
     k = s["shard"][()]
-    td = s["tdcone"][()]
-    rel = s["tdcone_rel"][()] if "tdcone_rel" in s else None
     n_pairs = s["n_pairs"][()]
+    td, rel = empty_as_nan(s, n_pairs)
     corpus = f["corpus"].attrs if "corpus" in f else {}
     series = [("TD-CONE", td, "tab:blue", "tdcone")]
     if rel is not None:
