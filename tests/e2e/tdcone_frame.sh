@@ -60,6 +60,43 @@ except KeyError as error:
 print(f"ok: read_frame equals h5py column by column ({len(pairs)} pairs, {len(sel)} selection rows)")
 PY
 
+# The join of text=True, against a stand-in for `tdcone export --to jsonl --text`
+# that writes the rows in reverse order (the real one: tdcone_frame_text.sh).
+cat >fake-tdcone <<FAKE
+#!/bin/sh
+exec "$PY" - "\$@" <<'FAKEPY'
+import json, sys, h5py
+args = sys.argv[1:]
+assert args[0] == "export" and args[2:] == ["--group", args[3], "--to", "jsonl", "--text"], args
+lines = open("corpus.tsv", encoding="utf-8").read().split("\\n")
+with h5py.File(args[1], "r") as f:
+    ids = f[args[3]]["pair_id"][()]
+for i in reversed(ids.tolist()):
+    cols = lines[i].split("\\t")
+    row = {"pair_id": i, "src": cols[0], "tgt": cols[1] if len(cols) > 1 else ""} if args[3] == "pairs" else \
+          {"pair_id": i, "text": cols[1] if len(cols) > 1 else ""}
+    print(json.dumps(row))
+FAKEPY
+FAKE
+chmod +x fake-tdcone
+TDCONE="$WORK/fake-tdcone" "$PY" - "$HERE/../../scripts" <<'PY' || fail "read_frame(text=True) with a stand-in export"
+import sys
+sys.path.insert(0, sys.argv[1])
+from tdcone_frame import read_frame
+fields = [line.split("\t") for line in open("corpus.tsv", encoding="utf-8").read().split("\n")[:-1]]
+pairs = read_frame("score.h5", text=True)
+assert list(pairs.columns[-2:]) == ["src", "tgt"] and len(pairs) == len(fields)
+assert all(row.src == fields[row.pair_id][0] for row in pairs.itertuples())
+sel = read_frame("select.h5", "selection", text=True)
+assert all(row.text == fields[row.pair_id][1] for row in sel.itertuples() if not row.flags & 1)
+try:
+    read_frame("score.h5", "shards", text=True)
+    raise AssertionError("no ValueError")
+except ValueError as error:
+    assert "no pair_id" in str(error)
+print("ok: text=True joins by pair_id (stand-in export, rows reversed)")
+PY
+
 "$PY" "$HERE/../../scripts/tdcone_frame.py" score.h5 --group shards >out.txt || fail "the command"
 grep -q "^score.h5 /shards: 2 rows x 3 columns" out.txt || fail "the command's summary: $(cat out.txt)"
 "$PY" "$HERE/../../scripts/tdcone_frame.py" select.h5 --group selection --csv sel.csv || fail "--csv"
