@@ -17,7 +17,7 @@ the root attributes (command, config, inputs, n_lines, ...) and, under
 
 text=True adds the input text of each row: `src` and `tgt` (pairs) or `text`
 (selection), exactly as `tdcone export PATH --group G --to jsonl --text`
-writes them (the reader settings and input files recorded in the run; a
+writes them (a bad line's are None, and a `raw` column holds its line) (the reader settings and input files recorded in the run; a
 moved or changed input is refused). The tdcone binary is $TDCONE, else
 `tdcone` on PATH, else this checkout's build/tdcone. The join is by pair_id.
 
@@ -43,7 +43,7 @@ import pandas as pd  # noqa: E402
 
 __all__ = ["read_frame", "tdcone_binary"]
 
-TEXT_COLUMNS = ("src", "tgt", "text")
+TEXT_COLUMNS = ("src", "tgt", "text", "raw")  # raw: a bad line's bytes (its src/tgt/text are None)
 
 
 def _value(value):
@@ -83,17 +83,17 @@ def _texts(path, group, expected_ids):
     if run.returncode != 0:
         raise RuntimeError(f"tdcone_frame: {' '.join(command)} failed ({run.returncode}): "
                            f"{run.stderr.decode(errors='replace').strip()}")
-    ids, columns = [], {}
-    for number, line in enumerate(run.stdout.decode("utf-8").splitlines()):
+    ids, records = [], []
+    for number, line in enumerate(run.stdout.decode("utf-8").split("\n")):
         if not line:
             continue
         record = json.loads(line)
         if "pair_id" not in record:
             raise RuntimeError(f"tdcone_frame: line {number + 1} of the export has no pair_id")
         ids.append(int(record["pair_id"]))
-        for key in TEXT_COLUMNS:
-            if key in record:
-                columns.setdefault(key, []).append(record[key])
+        records.append({key: record[key] for key in TEXT_COLUMNS if key in record})
+    keys = [key for key in TEXT_COLUMNS if any(key in r for r in records)]
+    columns = {key: [r.get(key) for r in records] for key in keys}
     if not columns:
         raise RuntimeError(f"tdcone_frame: the export of /{group} has no {'/'.join(TEXT_COLUMNS)} column")
     ids = np.asarray(ids, dtype=np.uint64)

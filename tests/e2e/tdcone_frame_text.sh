@@ -25,6 +25,8 @@ for row in pairs.itertuples():
     if not row.flags & 1:
         assert (row.src, row.tgt) == (fields[row.pair_id][0], fields[row.pair_id][1]), row.pair_id
 assert all(type(v) is str for v in pairs.loc[(pairs["flags"] & 1) == 0, "src"])
+bad = pairs[(pairs["flags"] & 1) != 0]
+assert len(bad) == 1 and bad["src"].iloc[0] is None and bad["raw"].iloc[0].startswith("only one column"), bad
 sel = read_frame("select.h5", "selection", text=True)
 assert len(sel) == len(lines) and "text" in sel.columns
 for row in sel.itertuples():
