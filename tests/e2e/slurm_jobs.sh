@@ -131,24 +131,35 @@ run_mpi 2 select --config select.toml --output select-direct.h5 >/dev/null 2>&1
 "$PY" "$HERE/compare_h5.py" select-direct.h5 select-slurm.h5 || fail "select.sbatch differs from mpirun"
 echo "ok: select.sbatch"
 
-# nightly.sbatch, three nights: each seeds from the seed and the selection of
-# the night before, skips the AVAIL lines already in it, moves `latest` and,
-# keeping one night, prunes the one before.
+# nightly.sbatch, three nights of a growing corpus: each seeds from the seed
+# and the selection of the night before, skips the AVAIL lines already in it,
+# moves `latest` and, keeping one night, prunes the one before.
 cat >nightly.toml <<TOML
 representative = ["$WORK/reference.tsv"]
 available = ["$WORK/corpus.tsv"]
 side = "tgt"
 TOML
 declare -A seed_lines=() selected_lines=() skipped=()
+# AVAIL grows by 10,000 lines a night.
+grown=20000
 for night in 2026-01-01 2026-01-02 2026-01-03; do
+  if [ "$night" != 2026-01-01 ]; then
+    "$TDCONE" synth --pairs 10000 --seed 31 --vocabulary 4000 --first-pair "$grown" --output more.tsv --force >/dev/null 2>&1
+    cat more.tsv >>corpus.tsv
+    grown=$((grown + 10000))
+  fi
   job=$(NIGHT=$night sbatch --parsable --ntasks=2 --chdir="$WORK" "$REPO/slurm/nightly.sbatch" nightly.toml "$WORK/nightly" 1)
   wait_for "$job"
   grep -q "^nightly: $WORK/nightly/$night (latest)" "tdcone-nightly-$job.log" || { tail "tdcone-nightly-$job.log"; fail "night $night"; }
-  seed_lines[$night]=$(cat "nightly/$night/seed.txt" 2>/dev/null | wc -l)
+  seed_lines[$night]=0
+  [ ! -e "nightly/$night/seed.txt" ] || seed_lines[$night]=$(wc -l <"nightly/$night/seed.txt")
   selected_lines[$night]=$(wc -l <"nightly/$night/selected.txt")
   skipped[$night]=$(sed -n 's/^nightly: \([0-9]*\) AVAIL lines already in the seed: skipped$/\1/p' "tdcone-nightly-$job.log")
   [ -n "${skipped[$night]}" ] || { tail "tdcone-nightly-$job.log"; fail "night $night logs no skipped count"; }
-  [ "$night" = 2026-01-02 ] && cp nightly/2026-01-02/selection.h5 night2.h5 && cp nightly/2026-01-02/seed.txt night2-seed.txt
+  if [ "$night" = 2026-01-02 ]; then
+    cp nightly/2026-01-02/selection.h5 night2.h5
+    cp nightly/2026-01-02/seed.txt night2-seed.txt
+  fi
 done
 [ "${seed_lines[2026-01-01]}" -eq 0 ] && [ "${skipped[2026-01-01]}" -eq 0 ] || fail "the first night had a seed"
 [ "${seed_lines[2026-01-02]}" -eq "${selected_lines[2026-01-01]}" ] || fail "night 2's seed is not night 1's selection"
