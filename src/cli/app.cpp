@@ -26,11 +26,13 @@ struct Commands {
   SweepOptions sweep;
   SelectOptions select;
   ExportOptions export_options;
+  InfoOptions info;
   SynthOptionsCli synth;
   std::string config;
   double progress_every = 2.0;
   std::vector<std::unique_ptr<OptionSet>> option_sets;
-  CLI::App *score_cmd = nullptr, *sweep_cmd = nullptr, *select_cmd = nullptr, *export_cmd = nullptr, *synth_cmd = nullptr;
+  CLI::App *score_cmd = nullptr, *sweep_cmd = nullptr, *select_cmd = nullptr, *export_cmd = nullptr, *info_cmd = nullptr,
+           *synth_cmd = nullptr;
 
   OptionSet& options_of(const CLI::App* command) {
     for (auto& set : option_sets)
@@ -79,8 +81,15 @@ void build(CLI::App& app, Commands& c) {
   c.select_cmd = add_command(app, c, "select",
                              "Cynical data selection: rank every AVAIL line by how much it helps model REPR (/selection)");
   add_select_options(c.options_of(c.select_cmd), c.select);
-  c.export_cmd = add_command(app, c, "export", "Write a table of a tdcone HDF5 result as TSV (optionally with the input text)");
+  c.export_cmd = add_command(app, c, "export",
+                             "Write a table of a tdcone HDF5 result as TSV or JSON lines: filtered, sorted, top N, "
+                             "optionally joined with the input text (checked against the run's inputs)");
   add_export_options(c.options_of(c.export_cmd), c.export_options);
+  // info has no configuration and no long phases: no --config, no --progress-every.
+  c.info_cmd = app.add_subcommand("info", "Print what a tdcone HDF5 result holds: the run, its inputs and "
+                                          "configuration, every table with its rows, columns and attributes");
+  c.option_sets.push_back(std::make_unique<OptionSet>(c.info_cmd));
+  add_info_options(c.options_of(c.info_cmd), c.info);
   c.synth_cmd = add_command(app, c, "synth",
                             "Write a deterministic synthetic corpus: src \\t tgt \\t score \\t id (default: Twitter-URL-shaped; --profile)");
   add_synth_options(c.options_of(c.synth_cmd), c.synth);
@@ -138,6 +147,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
   if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
   if (command == c.export_cmd) return run_export(comm, c.export_options);
+  if (command == c.info_cmd) return run_info(comm, c.info);
   return run_synth(comm, c.synth);
 }
 

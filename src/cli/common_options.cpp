@@ -131,13 +131,39 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
 void add_export_options(OptionSet& o, ExportOptions& e) {
   o.command()->add_option("hdf5", e.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
   o.add("group", e.group, "Table to export", one_of({"pairs", "shards", "sweep", "selection"}));
-  o.add_action_flag("jaded", e.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, score, penalty, gain, cross-entropy, root word, WGE, text); the text comes from --input, by default the run's own AVAIL files");
-  o.add_action_flag("selected-only", e.selected_only, "With --group selection: only the selected lines (flags 0)");
-  o.add("side", e.side, "With --group selection (and --jaded): which text of a pair is the line (default: the run's --side)",
-        one_of({"src", "tgt", "both"}));
-  o.add("output", e.output, "TSV file to write ('-' = standard output)");
+  o.add("to", e.to, "Output format: tsv (a header line, then one line per row) or jsonl (one JSON object per row; "
+        "keys = column names; NaN and infinities are null)", one_of({"tsv", "jsonl"}));
+  o.add("output", e.output, "File to write ('-' = standard output; a name ending in .zst is written zstd-compressed)");
   o.add_action_flag("force", e.force, "Overwrite an existing output file");
-  e.corpus.add_to(o, "optional");
+  o.add_action_flag("text", e.text,
+                    "Join each row with its input text: src and tgt (pairs; after the run's --reverse), or text "
+                    "(selection). Read from the files the run recorded, with its reader settings; refused when a "
+                    "file's size or content differs from the recorded one. A bad line's src/tgt are empty (JSON "
+                    "null) and its line is in raw");
+  o.add("input", e.inputs, "With --text, --lines-only or --jaded: read these files (paths or globs, in the run's "
+        "order) instead of the recorded ones, e.g. after they moved");
+  o.add("side", e.side, "With --group selection: which text of a pair is a line's text (default: the run's --side)",
+        one_of({"src", "tgt", "both"}));
+  o.add("sort-by", e.sort_by, "Sort the rows by this column (NaN last either way; ties keep the table's order)");
+  o.add_action_flag("ascending", e.ascending, "With --sort-by: smallest first (the default)");
+  o.add_action_flag("descending", e.descending, "With --sort-by: largest first");
+  o.add("top", e.top, "Only the first N rows, after --where, --selected and --sort-by (0 = all)",
+        whole_number(0, std::numeric_limits<std::uint64_t>::max()));
+  o.add("where", e.where, "Keep the rows where COLUMN OP NUMBER holds, e.g. 'tdcone<0.5', 'flags==0' (OP: < <= > >= "
+        "== !=; numeric columns; NaN never passes); repeat for several conditions, all of which must hold")
+      ->allow_extra_args(false);  // one condition an occurrence: `--where X RESULT.h5` keeps the file
+  o.add_action_flag("selected", e.selected,
+                    "With --group selection: only the selected lines, those ranked up to stop_rank (not junk, not "
+                    "cut by --stop), in rank order");
+  o.add_action_flag("lines-only", e.lines_only,
+                    "With --group pairs or selection: write only each kept row's input line, verbatim (bytes as in "
+                    "the file), one per line, in input order unless --sort-by is given; e.g. the next seed corpus");
+  o.add_action_flag("jaded", e.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, "
+                    "score, penalty, gain, cross-entropy, root word, WGE, text) as TSV; the text as with --text");
+}
+
+void add_info_options(OptionSet& o, InfoOptions& i) {
+  o.command()->add_option("hdf5", i.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
 }
 
 void add_select_options(OptionSet& o, SelectOptions& s) {

@@ -1,160 +1,399 @@
-// tdcone export: an HDF5 table as TSV, optionally joined with the input text.
-#include <algorithm>
-#include <cstdio>
-#include <functional>
-#include <fstream>
-#include <iostream>
-#include <sstream>
+// tdcone export: a table of an HDF5 result as TSV or JSON lines, filtered,
+// sorted, cut to the top N, optionally joined with the input text.
+#include <zstd.h>
 
-#include <toml++/toml.h>
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <functional>
+#include <iostream>
+#include <limits>
+#include <numeric>
+#include <optional>
+#include <regex>
 
 #include "tdcone/cli/commands.hpp"
+#include "tdcone/cli/export_format.hpp"
+#include "tdcone/cli/export_text.hpp"
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
-#include "tdcone/io/line_reader.hpp"
-#include "tdcone/io/record.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "tdcone/text/tokenized_share.hpp"
 
 namespace tdcone::cli {
 
 namespace {
 
-/// src and tgt text of every input line, by pair_id (bad lines: empty), read
-/// as pairs ("pair") or as selection reads lines of a side.
-std::vector<std::pair<std::string, std::string>> load_texts(const CorpusOptions& corpus, const std::string& side) {
-  const auto files = io::resolve_inputs(corpus.inputs);
-  const auto read = side == "pair" ? corpus.read_options() : corpus.line_read_options(side);
-  io::RecordParser parser(read.fields);
-  std::vector<std::pair<std::string, std::string>> texts;
-  for (const auto& segment : io::plan_share(files, 0, 1)) {
-    io::LineReader reader(files[segment.file], segment, read.max_line_bytes);
-    io::Line line;
-    io::Record record;
-    while (reader.next(line)) {
-      if (!line.too_long && parser.parse(line.text, record).empty())
-        texts.emplace_back(record.src, record.tgt);
-      else
-        texts.emplace_back();
-    }
+// ---------------------------------------------------------------- the table
+
+struct Table {
+  std::string group;  // "/pairs"
+  std::vector<std::string> names;
+  std::vector<h5::Column> columns;
+
+  std::size_t rows() const { return columns.empty() ? 0 : columns[0].size(); }
+  std::optional<std::size_t> find(const std::string& name) const {
+    const auto it = std::find(names.begin(), names.end(), name);
+    return it == names.end() ? std::nullopt : std::optional<std::size_t>(it - names.begin());
   }
-  return texts;
-}
-
-// The text of a selection's line: --side, else the side the run selected on.
-std::string selection_side(const ExportOptions& options, const h5::Reader& reader) {
-  if (!options.side.empty()) return options.side;
-  const auto config = toml::parse(reader.attribute_string("/", "config"));
-  return config["side"].value_or(std::string("src"));
-}
-
-std::string line_text(const std::pair<std::string, std::string>& text, const std::string& side) {
-  return side == "tgt" ? text.second : side == "both" ? text.first + " " + text.second : text.first;
-}
+  std::string listing() const {
+    std::string list;
+    for (const auto& name : names) list += cat(list.empty() ? "" : ", ", name);
+    return list;
+  }
+  std::size_t column(const std::string& name, const std::string& option) const {
+    const auto k = find(name);
+    if (!k) throw UsageError(cat(option, ": ", group, " has no column '", name, "' (its columns: ", listing(), ")"));
+    return *k;
+  }
+};
 
 // Refuses a table whose columns differ in length: a damaged or hand-made file
 // must not be read past the end of its shortest column.
-void check_lengths(const std::string& file, const std::string& group, const std::vector<std::string>& names,
-                   const std::vector<std::size_t>& lengths) {
-  if (std::adjacent_find(lengths.begin(), lengths.end(), std::not_equal_to<>()) == lengths.end()) return;
-  std::string rows;
-  for (std::size_t k = 0; k < names.size(); ++k) rows += cat(k ? ", " : "", names[k], " ", lengths[k]);
-  throw UsageError(cat(file, ": the columns of ", group, " differ in length (rows: ", rows,
-                       "): not a complete tdcone result"));
+Table read_table(const h5::Reader& reader, const std::string& file, const std::string& group) {
+  Table table;
+  table.group = group;
+  table.names = reader.datasets(group);
+  for (const auto& name : table.names) table.columns.push_back(reader.read_column(group + "/" + name));
+  const bool same = std::all_of(table.columns.begin(), table.columns.end(),
+                                [&](const h5::Column& c) { return c.size() == table.rows(); });
+  if (!same) {
+    std::string rows;
+    for (std::size_t k = 0; k < table.names.size(); ++k)
+      rows += cat(k ? ", " : "", table.names[k], " ", table.columns[k].size());
+    throw UsageError(cat(file, ": the columns of ", group, " differ in length (rows: ", rows,
+                         "): not a complete tdcone result"));
+  }
+  return table;
 }
 
-// TSV cells must not contain tabs or newlines.
-std::string cell(std::string text) {
-  for (char& c : text)
-    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-  return text;
+// ------------------------------------------------------- choosing the rows
+
+struct Condition {
+  std::size_t column;
+  std::string op;
+  long double value;
+  bool holds(long double x) const {
+    if (std::isnan(x)) return false;  // a NaN never passes
+    if (op == "<") return x < value;
+    if (op == "<=") return x <= value;
+    if (op == ">") return x > value;
+    if (op == ">=") return x >= value;
+    if (op == "==") return x == value;
+    return x != value;
+  }
+};
+
+Condition parse_condition(const Table& table, const std::string& text) {
+  static const std::regex pattern(R"(^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|==|!=|<|>)\s*(\S+)\s*$)");
+  std::smatch match;
+  if (!std::regex_match(text, match, pattern))
+    throw UsageError(cat("--where: '", text, "' is not COLUMN OP NUMBER (OP: < <= > >= == !=), e.g. 'tdcone<0.5'"));
+  Condition condition{table.column(match[1], "--where"), match[2], 0};
+  if (!table.columns[condition.column].numeric())
+    throw UsageError(cat("--where: column '", match[1].str(), "' of ", table.group, " holds text; --where compares numbers"));
+  const std::string number = match[3];
+  char* end = nullptr;
+  condition.value = std::strtold(number.c_str(), &end);
+  if (number.empty() || end != number.c_str() + number.size() || std::isnan(condition.value))
+    throw UsageError(cat("--where: '", number, "' in '", text, "' is not a number"));
+  return condition;
 }
 
-// The classic cynical-selection ("jaded") table: one line per AVAIL line in selection order.
-// The text comes from --input, else from the AVAIL files the run recorded; the side likewise.
-void write_jaded(const ExportOptions& options, const h5::Reader& reader, std::ostream& out, const std::string& out_name) {
-  CorpusOptions corpus = options.corpus;
-  if (corpus.inputs.empty()) {
-    std::istringstream recorded(reader.attribute_string("/", "inputs"));
-    for (std::string path; std::getline(recorded, path);) corpus.inputs.push_back(path);
+// The rows to write, in order: --selected, --where, --sort-by, --top.
+std::vector<std::size_t> choose_rows(const ExportOptions& options, const h5::Reader& reader, const Table& table) {
+  std::vector<std::size_t> rows(table.rows());
+  std::iota(rows.begin(), rows.end(), 0);
+  if (options.selected) {
+    const std::uint64_t stop = reader.attribute_uint("/selection", "stop_rank");
+    const auto& rank = table.columns[table.column("rank", "--selected")];
+    const auto& flags = table.columns[table.column("flags", "--selected")];
+    std::erase_if(rows, [&](std::size_t r) { return !(rank.number(r) <= stop && flags.number(r) == 0); });
   }
-  const auto pair_ids = reader.read_uint("/selection/pair_id");
-  const auto flags = reader.read_uint("/selection/flags");
-  std::vector<std::string> names = {"pair_id", "flags"};
-  std::vector<std::size_t> lengths = {pair_ids.size(), flags.size()};
-  std::vector<std::vector<std::string>> columns;
-  for (const char* name : {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"}) {
-    columns.push_back(reader.read_text(std::string("/selection/") + name));
-    names.push_back(name);
-    lengths.push_back(columns.back().size());
+  for (const std::string& text : options.where) {
+    const Condition condition = parse_condition(table, text);
+    const h5::Column& column = table.columns[condition.column];
+    std::erase_if(rows, [&](std::size_t r) { return !condition.holds(column.number(r)); });
   }
-  check_lengths(options.hdf5, "/selection", names, lengths);
-  const std::string side = selection_side(options, reader);
-  const auto texts = load_texts(corpus, side);
-  out << "line_id\trank\tscore\tpenalty\tgain\tcross_entropy\troot_word\twge\ttext\n";
-  for (std::size_t r = 0; r < pair_ids.size(); ++r) {
-    if (options.selected_only && flags[r] != 0) continue;
-    if (pair_ids[r] >= texts.size()) throw UsageError(cat("pair_id ", pair_ids[r], " is beyond the lines of --input"));
-    out << pair_ids[r];
-    for (const auto& column : columns) out << "\t" << cell(column[r]);
-    out << "\t" << cell(line_text(texts[pair_ids[r]], side)) << "\n";
-    check_written(out, out_name);
+  if (!options.sort_by.empty()) {
+    const h5::Column& column = table.columns[table.column(options.sort_by, "--sort-by")];
+    const bool down = options.descending;
+    if (column.numeric()) {
+      std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) {
+        const long double x = column.number(a), y = column.number(b);
+        if (std::isnan(x) || std::isnan(y)) return !std::isnan(x) && std::isnan(y);  // NaN last
+        return down ? x > y : x < y;
+      });
+    } else {
+      const auto& text = column.text_values;
+      std::stable_sort(rows.begin(), rows.end(),
+                       [&](std::size_t a, std::size_t b) { return down ? text[a] > text[b] : text[a] < text[b]; });
+    }
+  }
+  if (options.top > 0 && rows.size() > options.top) rows.resize(options.top);
+  return rows;
+}
+
+// ------------------------------------------------------------------ output
+
+/// Where the text goes: a stream, zstd-compressed or not; every write checked.
+class Sink {
+ public:
+  Sink(std::ostream& out, std::string name, bool zstd) : out_(out), name_(std::move(name)) {
+    if (!zstd) return;
+    context_ = ZSTD_createCCtx();
+    if (context_ == nullptr) throw IoError("cannot start zstd compression");
+    ZSTD_CCtx_setParameter(context_, ZSTD_c_compressionLevel, 3);
+  }
+  ~Sink() { ZSTD_freeCCtx(context_); }
+  Sink(const Sink&) = delete;
+  Sink& operator=(const Sink&) = delete;
+
+  /// Takes the text of `buffer` (and empties it).
+  void write(std::string& buffer) {
+    if (buffer.size() >= kChunk) flush(buffer, ZSTD_e_continue);
+  }
+  void finish(std::string& buffer) {
+    flush(buffer, ZSTD_e_end);
+    out_.flush();
+    check_written(out_, name_);
+  }
+
+ private:
+  static constexpr std::size_t kChunk = 1 << 20;
+
+  void flush(std::string& buffer, ZSTD_EndDirective mode) {
+    if (context_ == nullptr) {
+      out_.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
+    } else {
+      compressed_.resize(ZSTD_CStreamOutSize());
+      ZSTD_inBuffer in{buffer.data(), buffer.size(), 0};
+      for (;;) {
+        ZSTD_outBuffer out{compressed_.data(), compressed_.size(), 0};
+        const std::size_t left = ZSTD_compressStream2(context_, &out, &in, mode);
+        if (ZSTD_isError(left)) throw IoError(cat("cannot compress ", name_, ": ", ZSTD_getErrorName(left)));
+        out_.write(compressed_.data(), static_cast<std::streamsize>(out.pos));
+        if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) break;
+      }
+    }
+    buffer.clear();
+    check_written(out_, name_);
+  }
+
+  std::ostream& out_;
+  std::string name_;
+  ZSTD_CCtx* context_ = nullptr;
+  std::string compressed_;
+};
+
+void append_value(std::string& out, const h5::Column& column, std::size_t r, bool json) {
+  switch (column.kind) {
+    case h5::Column::Kind::unsigned_integer: append_number(out, column.unsigned_values[r]); break;
+    case h5::Column::Kind::signed_integer: append_number(out, column.signed_values[r]); break;
+    case h5::Column::Kind::real: append_number(out, column.real_values[r], json); break;
+    case h5::Column::Kind::text:
+      json ? append_json_string(out, column.text_values[r]) : append_tsv_cell(out, column.text_values[r]);
+      break;
   }
 }
 
-// Writes the table to `out`, named `out_name` in messages; stops at the first failed write.
-void write_table(const ExportOptions& options, std::ostream& out, const std::string& out_name) {
+/// What export asks of the input files for the chosen rows.
+struct TextJoin {
+  const h5::Column* pair_id = nullptr;
+  const h5::Column* flags = nullptr;
+  RunInputs run;
+  TextRequest request;
+  std::uint64_t id(std::size_t r) const { return pair_id->unsigned_values[r]; }
+  bool bad(std::size_t r) const { return flags != nullptr && (flags->unsigned_values[r] & text::bad_line); }
+};
+
+TextJoin plan_join(const ExportOptions& options, const h5::Reader& reader, const Table& table,
+                   const std::vector<std::size_t>& rows) {
+  TextJoin join;
+  join.pair_id = &table.columns[table.column("pair_id", "--text")];
+  if (join.pair_id->kind != h5::Column::Kind::unsigned_integer)
+    throw IoError(cat(options.hdf5, ": ", table.group, "/pair_id is not an unsigned integer column"));
+  if (const auto k = table.find("flags"); k && table.columns[*k].kind == h5::Column::Kind::unsigned_integer)
+    join.flags = &table.columns[*k];
+  join.request.raw = options.lines_only;
+  join.request.fields = options.text || options.jaded;
+  std::vector<std::pair<std::uint64_t, bool>> wanted;
+  for (std::size_t r : rows) wanted.emplace_back(join.id(r), join.bad(r));
+  std::sort(wanted.begin(), wanted.end());
+  wanted.erase(std::unique(wanted.begin(), wanted.end(),
+                           [](const auto& a, const auto& b) { return a.first == b.first; }),
+               wanted.end());
+  for (const auto& [id, bad] : wanted) {
+    join.request.pair_ids.push_back(id);
+    join.request.bad.push_back(bad);
+  }
+  join.run = recorded_inputs(reader, options.hdf5, options.group == "selection", options.inputs, options.side);
+  return join;
+}
+
+/// Writes the header and the rows, one at a time.
+class RowWriter {
+ public:
+  RowWriter(const ExportOptions& options, const Table& table, const TextJoin* join, Sink& sink)
+      : options_(options), table_(table), join_(join), sink_(sink), json_(options.to == "jsonl") {
+    if (options.jaded)
+      for (const char* name : {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"})
+        jaded_.push_back(&table.columns[table.column(name, "--jaded")]);
+    if (options.text) text_names_ = options.group == "selection" ? std::vector<std::string>{"text"}
+                                                                 : std::vector<std::string>{"src", "tgt"};
+    for (const auto& name : table.names) {  // JSON keys, quoted once
+      keys_.emplace_back();
+      append_json_string(keys_.back(), name);
+      keys_.back() += ':';
+    }
+  }
+
+  void header() {
+    if (options_.lines_only || json_) return;
+    if (options_.jaded) {
+      out_ = "line_id\trank\tscore\tpenalty\tgain\tcross_entropy\troot_word\twge\ttext\n";
+    } else {
+      for (std::size_t k = 0; k < table_.names.size(); ++k) out_ += cat(k ? "\t" : "", table_.names[k]);
+      for (const auto& name : text_names_) out_ += "\t" + name;
+      if (options_.text) out_ += "\traw";
+      out_ += '\n';
+    }
+    sink_.write(out_);
+  }
+
+  /// Row `r` of the table; `text`: its line's text (with --text, --lines-only, --jaded).
+  void row(std::size_t r, const LineText* text) {
+    if (options_.lines_only) {
+      out_ += text->raw;
+      out_ += '\n';
+    } else if (options_.jaded) {
+      jaded_row(r, *text);
+    } else {
+      table_row(r, text);
+    }
+    sink_.write(out_);
+  }
+
+  void finish() { sink_.finish(out_); }
+
+ private:
+  void jaded_row(std::size_t r, const LineText& text) {
+    append_number(out_, join_->id(r));
+    for (const h5::Column* column : jaded_) {
+      out_ += '\t';
+      append_value(out_, *column, r, false);
+    }
+    out_ += '\t';
+    append_tsv_cell(out_, join_->bad(r) ? std::string_view() : text.src);
+    out_ += '\n';
+  }
+
+  void table_row(std::size_t r, const LineText* text) {
+    if (json_) out_ += '{';
+    for (std::size_t k = 0; k < table_.columns.size(); ++k) {
+      if (json_) {
+        out_ += k ? "," : "";
+        out_ += keys_[k];
+      } else if (k) {
+        out_ += '\t';
+      }
+      append_value(out_, table_.columns[k], r, json_);
+    }
+    if (options_.text) {
+      const bool bad = join_->bad(r);
+      const std::string_view values[2] = {text->src, text->tgt};
+      for (std::size_t t = 0; t < text_names_.size(); ++t) {
+        if (json_) {
+          out_ += ",\"" + text_names_[t] + "\":";
+          bad ? void(out_ += "null") : append_json_string(out_, values[t]);
+        } else {
+          out_ += '\t';
+          if (!bad) append_tsv_cell(out_, values[t]);
+        }
+      }
+      if (json_ && bad) {
+        out_ += ",\"raw\":";
+        append_json_string(out_, text->raw);
+      } else if (!json_) {
+        out_ += '\t';
+        if (bad) append_tsv_cell(out_, text->raw);
+      }
+    }
+    out_ += json_ ? "}\n" : "\n";
+  }
+
+  const ExportOptions& options_;
+  const Table& table_;
+  const TextJoin* join_;
+  Sink& sink_;
+  bool json_;
+  std::vector<const h5::Column*> jaded_;
+  std::vector<std::string> text_names_;
+  std::vector<std::string> keys_;
+  std::string out_;
+};
+
+void check_combination(const ExportOptions& o) {
+  const bool pairs_like = o.group == "pairs" || o.group == "selection";
+  if (o.jaded && o.group != "selection") throw UsageError("--jaded is for --group selection");
+  if (o.selected && o.group != "selection") throw UsageError("--selected is for --group selection");
+  if (!o.side.empty() && o.group != "selection") throw UsageError("--side is for --group selection");
+  if ((o.text || o.lines_only) && !pairs_like)
+    throw UsageError(cat("--", o.text ? "text" : "lines-only", " is for --group pairs or selection (/", o.group,
+                         " has no input lines)"));
+  if (o.lines_only && (o.text || o.jaded || o.to != "tsv"))
+    throw UsageError("--lines-only writes only the input lines: not with --text, --jaded or --to");
+  if (o.jaded && o.to != "tsv") throw UsageError("--jaded writes its classic TSV: not with --to jsonl");
+  if (!o.inputs.empty() && !o.text && !o.lines_only && !o.jaded)
+    throw UsageError("--input says where the text is: give it with --text, --lines-only or --jaded");
+  if (o.ascending && o.descending) throw UsageError("--ascending and --descending: give one of them");
+  if ((o.ascending || o.descending) && o.sort_by.empty())
+    throw UsageError(cat("--", o.ascending ? "ascending" : "descending", " orders --sort-by: give a column to sort by"));
+}
+
+// Writes the export to `out`, named `out_name` in messages.
+void write_export(const ExportOptions& options, std::ostream& out, const std::string& out_name, bool zstd) {
+  check_combination(options);
   const h5::Reader reader(options.hdf5);
   const std::string group = "/" + options.group;
   if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
-  if (options.jaded) {
-    if (options.group != "selection") throw UsageError("--jaded is for --group selection");
-    write_jaded(options, reader, out, out_name);
-    return;
+  const Table table = read_table(reader, options.hdf5, group);
+  std::vector<std::size_t> rows = choose_rows(options, reader, table);
+  Sink sink(out, out_name, zstd);
+  if (!(options.text || options.lines_only || options.jaded)) {
+    RowWriter writer(options, table, nullptr, sink);
+    writer.header();
+    for (std::size_t r : rows) writer.row(r, nullptr);
+    return writer.finish();
   }
-  const auto names = reader.datasets(group);
-  std::vector<std::vector<std::string>> columns;
-  std::vector<std::size_t> lengths;
-  for (const auto& name : names) {
-    columns.push_back(reader.read_text(group + "/" + name));
-    lengths.push_back(columns.back().size());
-  }
-  check_lengths(options.hdf5, group, names, lengths);  // pair_id and flags below are columns of the group too
-  const std::size_t rows = columns.empty() ? 0 : columns[0].size();
-
-  // Selection lines are one text (as the run read them); other tables' rows are pairs.
-  const bool join = !options.corpus.inputs.empty();
-  const std::string side = join && options.group == "selection" ? selection_side(options, reader) : "pair";
-  std::vector<std::pair<std::string, std::string>> texts;
-  std::vector<std::uint64_t> pair_ids;
-  if (join) {
-    if (!reader.exists(group + "/pair_id")) throw UsageError(cat(group, " has no pair_id column to join on"));
-    texts = load_texts(options.corpus, side);
-    pair_ids = reader.read_uint(group + "/pair_id");
-  }
-
-  for (std::size_t k = 0; k < names.size(); ++k) out << (k ? "\t" : "") << names[k];
-  if (join) out << (side == "pair" ? "\tsrc\ttgt" : "\ttext");
-  out << "\n";
-  std::vector<std::uint64_t> flags;
-  if (options.selected_only) {
-    if (options.group != "selection") throw UsageError("--selected-only is for --group selection");
-    flags = reader.read_uint("/selection/flags");
-  }
-  for (std::size_t r = 0; r < rows; ++r) {
-    if (!flags.empty() && flags[r] != 0) continue;
-    for (std::size_t k = 0; k < columns.size(); ++k) out << (k ? "\t" : "") << cell(columns[k][r]);
-    if (join) {
-      if (pair_ids[r] >= texts.size())
-        throw UsageError(cat("pair_id ", pair_ids[r], " is beyond the ", texts.size(), " lines of --input: not the scored corpus?"));
-      if (side == "pair")
-        out << "\t" << cell(texts[pair_ids[r]].first) << "\t" << cell(texts[pair_ids[r]].second);
-      else
-        out << "\t" << cell(line_text(texts[pair_ids[r]], side));
+  const TextJoin join = plan_join(options, reader, table, rows);
+  if (options.lines_only && options.sort_by.empty())  // input order
+    std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) { return join.id(a) < join.id(b); });
+  RowWriter writer(options, table, &join, sink);
+  const bool in_input_order = std::adjacent_find(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) {
+                                return join.id(a) >= join.id(b);
+                              }) == rows.end();
+  if (in_input_order) {
+    // Row k is the k-th line requested: write each as it is read, keeping no
+    // text (a whole corpus fits no better in memory than on disk). The inputs
+    // are checked first, by a read that keeps nothing, so that nothing is
+    // written from a file found different only at its end.
+    read_line_texts(join.run, TextRequest{}, {});
+    writer.header();
+    TextRequest request = join.request;
+    request.note_unchecked = false;  // said by the first read
+    read_line_texts(join.run, request, [&](std::size_t k, const LineText& text) { writer.row(rows[k], &text); });
+  } else {
+    const LineTexts texts = load_line_texts(join.run, join.request);
+    writer.header();
+    for (std::size_t r : rows) {
+      const LineText text = texts.text(texts.find(join.id(r)));
+      writer.row(r, &text);
     }
-    out << "\n";
-    check_written(out, out_name);
   }
+  writer.finish();
 }
 
 }  // namespace
@@ -165,20 +404,20 @@ int run_export(const boost::mpi::communicator& comm, const ExportOptions& option
     if (comm.rank() != 0) return;  // a small serial job; extra ranks wait
     if (options.output == "-") {
       try {
-        write_table(options, std::cout, "standard output");
-        check_written(std::cout.flush(), "standard output");
+        write_export(options, std::cout, "standard output", false);
       } catch (const ReaderGone&) {
         status = kExitReaderGone;
       }
       return;
     }
     h5::check_output_target(options.output, options.force);
+    const bool zstd = options.output.size() > 4 && options.output.ends_with(".zst");
     const std::string partial = options.output + ".partial";
     {
       std::ofstream file(partial, std::ios::binary);
       if (!file) throw IoError(cat("cannot write ", partial));
       try {
-        write_table(options, file, options.output);
+        write_export(options, file, options.output, zstd);
         file.close();
         check_written(file, options.output);
       } catch (...) {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <ctime>
+#include <filesystem>
 
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
@@ -44,17 +45,31 @@ std::string utc_now() {
 
 void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
-                          const LineCounts& counts) {
+                          const text::TokenizedShare& share, const LineCounts& counts) {
   std::string created = comm.rank() == 0 ? utc_now() : "";
   boost::mpi::broadcast(comm, created, 0);  // attribute values must agree on all ranks
+  // Absolute paths, so that `tdcone export --text` finds the files from any
+  // directory; with their sizes and content fingerprints, so that it can tell
+  // when a file is no longer the one that was read.
   std::string input_list;
-  for (const auto& f : inputs) input_list += (input_list.empty() ? "" : "\n") + f.path;
+  std::vector<std::uint64_t> sizes;
+  for (const auto& f : inputs) {
+    std::error_code ec;
+    const auto absolute = std::filesystem::absolute(f.path, ec);
+    input_list += (input_list.empty() ? "" : "\n") + (ec ? f.path : absolute.lexically_normal().string());
+    sizes.push_back(f.size);
+  }
   file.set_attribute("/", "tdcone_version", std::string(TDCONE_VERSION));
   file.set_attribute("/", "command", command);
   file.set_attribute("/", "config", config_toml);
   file.set_attribute("/", "n_ranks", static_cast<std::uint64_t>(comm.size()));
   file.set_attribute("/", "created", created);
   file.set_attribute("/", "inputs", input_list);
+  file.set_attribute("/", "input_sizes", std::span<const std::uint64_t>(sizes));
+  if (share.file_lines.size() == inputs.size()) {
+    file.set_attribute("/", "input_lines", std::span<const std::uint64_t>(share.file_lines));
+    file.set_attribute("/", "input_fingerprints", std::span<const std::uint64_t>(share.file_fingerprints));
+  }
   file.set_attribute("/", "n_lines", counts.lines);
   file.set_attribute("/", "n_scored", counts.scored);
   file.set_attribute("/", "n_flagged", counts.flagged);

@@ -207,7 +207,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
 
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
-    write_run_attributes(comm, file, "select", config_toml, in.available, counts);
+    write_run_attributes(comm, file, "select", config_toml, in.available, corpora.available, counts);
     file.create_group("/selection");
     const std::uint64_t rows = counts.lines;  // every AVAIL line, on rank 0
     auto mine = [&](const auto& column) { return comm.rank() == 0 ? std::span(column) : decltype(std::span(column))(); };

@@ -145,6 +145,14 @@ Handle string_type(std::size_t width, const Where& where) {
   return type;
 }
 
+/// Variable-length, null-terminated UTF-8 string type.
+Handle variable_string_type(const Where& where) {
+  Handle type = own(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for", where.object, where.file);
+  check(H5Tset_size(type.get(), H5T_VARIABLE), "size the string type of", where.object, where.file);
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "set UTF-8 for", where.object, where.file);
+  return type;
+}
+
 // ---- agreement between ranks ----
 
 /// Runs `step` on the ranks where `here` holds and makes the outcome everyone's:
@@ -306,7 +314,9 @@ struct OutputFile::Impl {
     });
   }
 
-  void write_attribute(const std::string& object, const std::string& name, hid_t type, const void* value) {
+  /// A scalar attribute, or (`elements` given) a 1-D array of that many.
+  void write_attribute(const std::string& object, const std::string& name, hid_t type, const void* value,
+                       std::optional<hsize_t> elements = std::nullopt) {
     const std::string what = cat("attribute '", name, "' of ", object);
     enter(what);
     Handle target = own(H5Oopen(file.get(), object.c_str(), H5P_DEFAULT), H5Oclose, "open",
@@ -314,7 +324,8 @@ struct OutputFile::Impl {
     const htri_t exists = H5Aexists(target.get(), name.c_str());
     check(exists, "look up", what, partial);
     if (exists > 0) check(H5Adelete(target.get(), name.c_str()), "replace", what, partial);
-    Handle space = own(H5Screate(H5S_SCALAR), H5Sclose, "create the dataspace of", what, partial);
+    Handle space = own(elements ? H5Screate_simple(1, &*elements, nullptr) : H5Screate(H5S_SCALAR), H5Sclose,
+                       "create the dataspace of", what, partial);
     Handle attribute = own(H5Acreate2(target.get(), name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
                            H5Aclose, "create", what, partial);
     check(H5Awrite(attribute.get(), type, value), "write", what, partial);
@@ -464,9 +475,18 @@ void OutputFile::set_attribute(const std::string& object, const std::string& nam
 }
 
 void OutputFile::set_attribute(const std::string& object, const std::string& name, const std::string& value) {
-  const Handle type = string_type(value.size(), Where{cat("attribute '", name, "' of ", object), impl_->partial});
-  const std::string padded = value.empty() ? std::string(1, '\0') : value;  // a string type has at least 1 byte
-  impl_->write_attribute(object, name, type.get(), padded.data());
+  // Variable-length UTF-8: h5py returns `str` for such an attribute (bytes for
+  // a fixed-length one). An attribute is metadata, written once for all ranks,
+  // so the variable-length type is no trouble for parallel HDF5.
+  const Handle type = variable_string_type(Where{cat("attribute '", name, "' of ", object), impl_->partial});
+  const char* text = value.c_str();
+  impl_->write_attribute(object, name, type.get(), &text);
+}
+
+void OutputFile::set_attribute(const std::string& object, const std::string& name,
+                               std::span<const std::uint64_t> values) {
+  const std::uint64_t none = 0;  // HDF5 wants a buffer even for no elements
+  impl_->write_attribute(object, name, H5T_NATIVE_UINT64, values.empty() ? &none : values.data(), values.size());
 }
 
 void OutputFile::write_column(const std::string& dataset, std::span<const std::uint64_t> rows, std::uint64_t offset,
@@ -489,6 +509,19 @@ void OutputFile::write_column(const std::string& dataset, std::span<const std::u
   impl_->write_numbers(dataset, rows, offset, total);
 }
 
+// String columns stay fixed-length (the longest row's width, null-padded,
+// marked UTF-8) rather than variable-length:
+// - parallel HDF5 1.10 writes no variable-length data from several ranks, and
+//   filters (our deflate/zstd) need collective writes; a variable-length
+//   column would have to be gathered to rank 0 and written serially after the
+//   parallel file is closed, its strings uncompressed in the global heap (some
+//   16 bytes of heap overhead per row on top of the text);
+// - h5py (3.x) reads a string *dataset* as bytes either way, and
+//   `ds.asstr()[...]` gives `str` for both layouts (checked with h5py 3.7:
+//   fixed `|S8` and variable `object` alike), so variable-length would buy
+//   nothing there. String *attributes* are variable-length (set_attribute),
+//   which h5py does return as `str`.
+// Reader reads both layouts.
 void OutputFile::write_column(const std::string& dataset, const std::vector<std::string>& rows, std::uint64_t offset,
                               std::uint64_t total) {
   Impl& f = *impl_;
@@ -573,6 +606,24 @@ struct Reader::Impl {
     return static_cast<std::size_t>(n);
   }
 
+  std::string type_name(const TypeInfo& info, const std::string& what) const {
+    const std::size_t bytes = H5Tget_size(info.type.get());
+    switch (info.cls) {
+      case H5T_INTEGER:
+        return cat(info.is_signed ? "i" : "u", 8 * bytes);
+      case H5T_FLOAT:
+        return cat("f", 8 * bytes);
+      case H5T_STRING: {
+        const htri_t variable = H5Tis_variable_str(info.type.get());
+        check(variable, "inspect the string type of", what, path);
+        const char* cset = H5Tget_cset(info.type.get()) == H5T_CSET_UTF8 ? "UTF-8" : "ASCII";
+        return variable > 0 ? cat("string (variable-length, ", cset, ")") : cat("string (fixed ", bytes, " bytes, ", cset, ")");
+      }
+      default:
+        return "other";
+    }
+  }
+
   [[noreturn]] void wrong_type(const std::string& what, const char* expected) const {
     throw IoError(cat(what, " in ", path, " is not ", expected));
   }
@@ -601,6 +652,8 @@ struct Reader::Impl {
     if (variable > 0) {
       const Handle memory = own(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for", what, path);
       check(H5Tset_size(memory.get(), H5T_VARIABLE), "size the string type of", what, path);
+      // HDF5 converts no string between ASCII and UTF-8: read in the stored character set.
+      check(H5Tset_cset(memory.get(), H5Tget_cset(info.type.get())), "set the character set for", what, path);
       char* text = nullptr;
       check(H5Aread(attribute, memory.get(), &text), "read", what, path);
       std::string value = text != nullptr ? text : "";
@@ -626,6 +679,8 @@ struct Reader::Impl {
     if (variable > 0) {
       const Handle memory = own(H5Tcopy(H5T_C_S1), H5Tclose, "create a string type for", what, path);
       check(H5Tset_size(memory.get(), H5T_VARIABLE), "size the string type of", what, path);
+      // HDF5 converts no string between ASCII and UTF-8: read in the stored character set.
+      check(H5Tset_cset(memory.get(), H5Tget_cset(info.type.get())), "set the character set for", what, path);
       std::vector<char*> texts(n, nullptr);
       check(H5Dread(dset, memory.get(), H5S_ALL, H5S_ALL, H5P_DEFAULT, texts.data()), "read", what, path);
       for (char* text : texts) rows.emplace_back(text != nullptr ? text : "");
@@ -720,6 +775,39 @@ std::vector<std::string> Reader::datasets(const std::string& group) const {
   return names;
 }
 
+namespace {
+herr_t collect_group(hid_t group, const char* name, const H5L_info_t* link, void* data) {
+  if (link->type != H5L_TYPE_HARD) return 0;
+  H5O_info_t object;
+  if (H5Oget_info_by_name2(group, name, &object, H5O_INFO_BASIC, H5P_DEFAULT) < 0) return -1;
+  if (object.type == H5O_TYPE_GROUP) static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  return 0;
+}
+}  // namespace
+
+std::vector<std::string> Reader::groups(const std::string& group) const {
+  const std::string what = "group " + group;
+  const Handle handle =
+      own(H5Gopen2(impl_->file.get(), group.c_str(), H5P_DEFAULT), H5Gclose, "open", what, impl_->path);
+  const Handle gcpl = own(H5Gget_create_plist(handle.get()), H5Pclose, "get the properties of", what, impl_->path);
+  unsigned order = 0;
+  check(H5Pget_link_creation_order(gcpl.get(), &order), "get the link order of", what, impl_->path);
+  std::vector<std::string> names;
+  hsize_t index = 0;
+  herr_t status = -1;
+  if (order & H5P_CRT_ORDER_TRACKED) {
+    status = H5Literate(handle.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect_group, &names);
+    if (status < 0) H5Eclear2(H5E_DEFAULT);
+  }
+  if (status < 0) {
+    names.clear();
+    index = 0;
+    check(H5Literate(handle.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_group, &names), "list", what,
+          impl_->path);
+  }
+  return names;
+}
+
 std::vector<std::string> Reader::attributes(const std::string& object) const {
   const Handle target = impl_->open_object(object);
   std::vector<std::string> names;
@@ -755,8 +843,60 @@ std::string Reader::attribute_string(const std::string& object, const std::strin
   return impl_->read_string_attribute(attribute.get(), info, what);
 }
 
+std::vector<std::uint64_t> Reader::attribute_uints(const std::string& object, const std::string& name) const {
+  const std::string what = cat("attribute '", name, "' of ", object);
+  const Handle attribute = impl_->open_attribute(object, name);
+  const std::size_t n = impl_->element_count(H5Aget_space(attribute.get()), what);
+  const auto info = impl_->type_of(H5Aget_type(attribute.get()), what);
+  if (info.cls != H5T_INTEGER || info.is_signed) impl_->wrong_type(what, "unsigned integers");
+  std::vector<std::uint64_t> values(n);
+  if (n > 0) check(H5Aread(attribute.get(), H5T_NATIVE_UINT64, values.data()), "read", what, impl_->path);
+  return values;
+}
+
+std::string Reader::attribute_type(const std::string& object, const std::string& name) const {
+  const std::string what = cat("attribute '", name, "' of ", object);
+  const Handle attribute = impl_->open_attribute(object, name);
+  const std::size_t n = impl_->element_count(H5Aget_space(attribute.get()), what);
+  const auto info = impl_->type_of(H5Aget_type(attribute.get()), what);
+  const std::string type = impl_->type_name(info, what);
+  return n == 1 ? type : cat(type, "[", n, "]");
+}
+
+std::string Reader::dataset_type(const std::string& dataset) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  return impl_->type_name(impl_->type_of(H5Dget_type(dset.get()), what), what);
+}
+
+std::size_t Reader::rows(const std::string& dataset) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  return impl_->element_count(H5Dget_space(dset.get()), what);
+}
+
 std::string Reader::attribute_text(const std::string& object, const std::string& name) const {
   const std::string what = cat("attribute '", name, "' of ", object);
+  {
+    const Handle attribute = impl_->open_attribute(object, name);
+    const std::size_t n = impl_->element_count(H5Aget_space(attribute.get()), what);
+    if (n != 1) {  // an array of numbers
+      const auto info = impl_->type_of(H5Aget_type(attribute.get()), what);
+      std::string text = "[";
+      if (info.cls == H5T_INTEGER && !info.is_signed) {
+        std::vector<std::uint64_t> values(n);
+        if (n > 0) check(H5Aread(attribute.get(), H5T_NATIVE_UINT64, values.data()), "read", what, impl_->path);
+        for (std::size_t i = 0; i < n; ++i) text += cat(i ? ", " : "", values[i]);
+      } else if (info.cls == H5T_INTEGER || info.cls == H5T_FLOAT) {
+        std::vector<double> values(n);
+        if (n > 0) check(H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, values.data()), "read", what, impl_->path);
+        for (std::size_t i = 0; i < n; ++i) text += cat(i ? ", " : "", number_text(values[i]));
+      } else {
+        impl_->wrong_type(what, "a single value or an array of numbers");
+      }
+      return text + "]";
+    }
+  }
   const auto [attribute, info] = impl_->scalar_attribute(object, name);
   switch (info.cls) {
     case H5T_INTEGER:
@@ -825,6 +965,55 @@ std::vector<std::string> Reader::read_text(const std::string& dataset) const {
     default:
       impl_->wrong_type(what, "a number or string column");
   }
+}
+
+Column Reader::read_column(const std::string& dataset) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  const auto info = impl_->type_of(H5Dget_type(dset.get()), what);
+  const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
+  Column column;
+  switch (info.cls) {
+    case H5T_INTEGER:
+      if (info.is_signed) {
+        column.kind = Column::Kind::signed_integer;
+        column.signed_values = impl_->read_numbers<std::int64_t>(dset.get(), H5T_NATIVE_INT64, n, what);
+      } else {
+        column.kind = Column::Kind::unsigned_integer;
+        column.unsigned_values = impl_->read_numbers<std::uint64_t>(dset.get(), H5T_NATIVE_UINT64, n, what);
+      }
+      return column;
+    case H5T_FLOAT:
+      column.kind = Column::Kind::real;
+      column.real_values = impl_->read_numbers<double>(dset.get(), H5T_NATIVE_DOUBLE, n, what);
+      return column;
+    case H5T_STRING:
+      column.kind = Column::Kind::text;
+      column.text_values = impl_->read_string_dataset(dset.get(), info, n, what);
+      return column;
+    default:
+      impl_->wrong_type(what, "a number or string column");
+  }
+}
+
+std::size_t Column::size() const {
+  switch (kind) {
+    case Kind::unsigned_integer: return unsigned_values.size();
+    case Kind::signed_integer: return signed_values.size();
+    case Kind::real: return real_values.size();
+    case Kind::text: return text_values.size();
+  }
+  return 0;
+}
+
+long double Column::number(std::size_t i) const {
+  switch (kind) {
+    case Kind::unsigned_integer: return static_cast<long double>(unsigned_values[i]);
+    case Kind::signed_integer: return static_cast<long double>(signed_values[i]);
+    case Kind::real: return real_values[i];
+    case Kind::text: break;
+  }
+  return std::numeric_limits<long double>::quiet_NaN();
 }
 
 }  // namespace tdcone::h5

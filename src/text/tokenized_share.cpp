@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "tdcone/error.hpp"
+#include "tdcone/io/line_fingerprint.hpp"
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/mpi/guard.hpp"
 
@@ -26,9 +27,10 @@ struct PendingBadLine {
 // Line count of one segment, exchanged to number pairs and lines globally.
 struct SegmentLines {
   std::uint64_t file, lines;
+  std::uint64_t fingerprint;  // io::LineFingerprint of the segment's lines, as if it started at line 0
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar & file & lines;
+    ar & file & lines & fingerprint;
   }
 };
 
@@ -132,6 +134,7 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
   for (const auto& s : segments) share_bytes += io::segment_bytes(files[s.file], s);
 
   std::vector<std::uint64_t> lines_per_segment;
+  std::vector<std::uint64_t> segment_fingerprints;
   std::vector<PendingBadLine> pending;
   // A read error (a damaged zstd frame, an I/O error) may hit some ranks only:
   // it is agreed on before the numbering exchange below.
@@ -141,8 +144,10 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
       io::LineReader reader(files[segments[k].file], segments[k], options.max_line_bytes);
       share.file_starts.emplace_back(share.size(), segments[k].file);
       io::Line line;
+      io::LineFingerprint fingerprint;
       std::uint64_t index = 0;
       for (; reader.next(line); ++index) {
+        fingerprint.add(line.text, line.too_long);
         std::string reason = builder.add(line);
         if (!reason.empty()) {
           if (share.bad_count++ < kReportedBadLines)
@@ -153,18 +158,25 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
       }
       bytes_before += reader.bytes_consumed();
       lines_per_segment.push_back(index);
+      segment_fingerprints.push_back(fingerprint.sum());
     }
   });
 
   // Global numbering: pair ids run over ranks in order; line numbers count
   // the lines of earlier segments of the same file.
   std::vector<SegmentLines> mine;
-  for (std::size_t k = 0; k < segments.size(); ++k) mine.push_back({segments[k].file, lines_per_segment[k]});
+  for (std::size_t k = 0; k < segments.size(); ++k)
+    mine.push_back({segments[k].file, lines_per_segment[k], segment_fingerprints[k]});
   std::vector<std::vector<SegmentLines>> all;
   boost::mpi::all_gather(comm, mine, all);
   std::vector<std::uint64_t> lines_before_in_file(segments.size(), 0);
+  share.file_lines.assign(files.size(), 0);
+  share.file_fingerprints.assign(files.size(), 0);
   for (int r = 0; r < comm.size(); ++r)
     for (const SegmentLines& s : all[r]) {
+      // Segments arrive in (file, offset) order over the ranks: each starts where the file's lines so far end.
+      share.file_fingerprints[s.file] += io::LineFingerprint::shifted(s.fingerprint, share.file_lines[s.file]);
+      share.file_lines[s.file] += s.lines;
       share.total_lines += s.lines;
       if (r < comm.rank()) share.first_pair_id += s.lines;
       for (std::size_t k = 0; k < segments.size(); ++k)

@@ -3,14 +3,16 @@
 every value identical, floats to the bit (SPEC §9: order-free accumulation,
 so any rank count and any --memory budget give the same numbers).
 Attributes that describe the run itself (n_ranks, created, config, phase
-times, memory) are skipped."""
+times, memory) or its input files (paths, sizes, line counts, fingerprints:
+the same corpus as plain and compressed files, or as TSV and JSONL, scores
+the same) are skipped."""
 import sys
 
 import h5py
 import numpy as np
 
-RUN_ATTRIBUTES = {"n_ranks", "created", "config", "inputs", "peak_rss_bytes", "peak_rss_bytes_per_rank",
-                  "memory_budget_bytes"}
+RUN_ATTRIBUTES = {"n_ranks", "created", "config", "inputs", "input_sizes", "input_lines", "input_fingerprints",
+                  "peak_rss_bytes", "peak_rss_bytes_per_rank", "memory_budget_bytes"}
 
 
 def is_run_attribute(key):

@@ -21,7 +21,7 @@ run_mpi 3 "${sweep[@]}" --output sweep-default.h5 >/dev/null 2>&1 || fail "sweep
 import h5py
 with h5py.File("small-2.h5", "r") as f:
     assert f.attrs["memory_budget_bytes"] == 96 << 20
-    per_rank = [int(x) for x in f.attrs["peak_rss_bytes_per_rank"].decode().split(",")]
+    per_rank = [int(x) for x in f.attrs["peak_rss_bytes_per_rank"].split(",")]  # str
     assert len(per_rank) == 2 and max(per_rank) == f.attrs["peak_rss_bytes"] > 0, per_rank
     for phase in ("read", "vocabulary", "align", "score", "rank"):
         assert f.attrs["seconds_" + phase] >= 0

@@ -61,10 +61,10 @@ PY
 "$TDCONE" select --representative "$WORK/repr.jsonl" --available "$WORK/avail.jsonl" --format jsonl --mincount 1 \
   --output "$WORK/plain-jsonl.h5" >/dev/null 2>&1 || fail "select on JSONL"
 "$PY" "$HERE/compare_h5.py" "$WORK/plain.h5" "$WORK/plain-jsonl.h5" || fail "JSONL selection differs from plain text"
-"$TDCONE" export "$WORK/plain.h5" --group selection --input "$WORK/avail.txt" --output - | cut -f1,10 >"$WORK/joined.tsv"
+"$TDCONE" export "$WORK/plain.h5" --group selection --text --input "$WORK/avail.txt" --output - | cut -f1,10 >"$WORK/joined.tsv"
 printf 'pair_id\ttext\n2\ta dog ran off\n0\tthe cat sat down\n1\tstocks fell\n' | cmp - "$WORK/joined.tsv" \
   || fail "export join of a selection: $(cat "$WORK/joined.tsv")"
-"$TDCONE" export "$WORK/plain-jsonl.h5" --group selection --jaded --format jsonl --output - | cut -f9 | tail -n +2 >"$WORK/jaded-jsonl.txt"
+"$TDCONE" export "$WORK/plain-jsonl.h5" --group selection --jaded --output - | cut -f9 | tail -n +2 >"$WORK/jaded-jsonl.txt"
 printf 'a dog ran off\nthe cat sat down\nstocks fell\n' | cmp - "$WORK/jaded-jsonl.txt" || fail "jaded export of JSONL: $(cat "$WORK/jaded-jsonl.txt")"
 echo "ok: JSONL lines, and selections joined with their text"
 
@@ -77,7 +77,7 @@ printf 'stop = false\nmincount = 1\n' >"$WORK/nostop.toml"
   --output "$WORK/nostop-toml.h5" >/dev/null 2>&1 || fail "select with stop = false"
 "$PY" -c "
 import h5py
-config = lambda path: bytes(h5py.File(path, 'r').attrs['config']).decode()
+config = lambda path: h5py.File(path, 'r').attrs['config']  # str: a variable-length UTF-8 attribute
 assert 'stop = true' in config('$WORK/stop-toml.h5') and 'stop = false' in config('$WORK/nostop-toml.h5')
 "
 echo "ok: stop in TOML and in the recorded config"

@@ -29,7 +29,7 @@ damaged("r.h5", "short-flags.h5", "pairs", "flags", np.zeros(19999, np.uint8))  
 damaged("r.h5", "long-score.h5", "pairs", "score", np.zeros(10**6))
 damaged("sel.h5", "short-root.h5", "selection", "root_word", np.array([b"a"] * 7))
 PY
-for join in "" "--input c.tsv"; do
+for join in "" "--text --input c.tsv"; do
   # shellcheck disable=SC2086
   {
     bounded 60 2 "short-tdcone.h5: the columns of /pairs differ in length (rows: pair_id 20000, .*tdcone 3)" -- \
@@ -80,7 +80,8 @@ def reader_goes_away(args, read_first_line=True):
     assert status == 141 and "error" not in err, f"{args}: status {status}, stderr {err!r}"
 
 reader_goes_away(["export", "r.h5"])
-reader_goes_away(["export", "r.h5", "--input", "c.tsv"])
+reader_goes_away(["export", "r.h5", "--text", "--input", "c.tsv"])
+reader_goes_away(["export", "r.h5", "--text", "--to", "jsonl"])
 reader_goes_away(["synth", "--pairs", "1000000", "--output", "-"])
 reader_goes_away(["score", "--input", "small.tsv", "--output", "p.h5"], read_first_line=False)
 PY

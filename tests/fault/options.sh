@@ -69,7 +69,7 @@ echo "ok: runaway shards, negative and saturating seeds are refused fast on 1 an
 column="a column number (1, 2, …, 2147483647)"
 for option in src-col tgt-col; do cli_refused score "$option" "$column" 0 -1 three 1.5 true 2147483648; done
 for option in score-col id-col; do cli_refused score "$option" "$column or 0 for none" -1 three 1.5 true $huge; done
-cli_refused export src-col "$column" 0 three
+cli_refused export top "$u64" -1 three
 cli_refused score max-line-bytes "$whole 1 to 1073741824" 0 -1 $huge 1.5 four true
 cli_refused score rel-lambda "a number from 0 to 1" -0.5 2 nan inf three true
 cli_refused score progress-every "a number ≥ 0" -1 nan inf three true
@@ -96,6 +96,7 @@ cli_refused score compression "one of deflate, zstd, none" lz4
 cli_refused select side "one of src, tgt, both" left
 cli_refused export group "one of pairs, shards, sweep, selection" corpus
 cli_refused export side "one of src, tgt, both" left
+cli_refused export to "one of tsv, jsonl" csv
 cli_refused synth profile "one of twitter, paraphrase" news
 cli_refused score lowercase "true or false" maybe 2
 cli_refused score force "true or false" no

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -162,6 +163,9 @@ TEST_P(H5ParallelWrite, EveryRowReadsBackOnRankZero) {
     OutputFile out(file, false, MPI_COMM_WORLD, c.compression);
     out.set_attribute("/", "n_ranks", static_cast<std::uint64_t>(size));
     out.set_attribute("/", "command", std::string("parallel test"));
+    const std::uint64_t sizes[3] = {7, 0, std::numeric_limits<std::uint64_t>::max()};
+    out.set_attribute("/", "input_sizes", std::span<const std::uint64_t>(sizes));
+    out.set_attribute("/", "empty", std::string());
     out.create_group("/pairs");
     out.set_attribute("/pairs", "offset_sum", std::int64_t{-7});
     out.write_column("/pairs/pair_id", std::span<const std::uint64_t>(ids), mine.offset, kTotal);
@@ -186,6 +190,11 @@ TEST_P(H5ParallelWrite, EveryRowReadsBackOnRankZero) {
       const Reader in(file);
       EXPECT_EQ(in.attribute_uint("/", "n_ranks"), static_cast<std::uint64_t>(size));
       EXPECT_EQ(in.attribute_string("/", "command"), "parallel test");
+      EXPECT_EQ(in.attribute_type("/", "command"), "string (variable-length, UTF-8)");
+      EXPECT_EQ(in.attribute_string("/", "empty"), "");
+      EXPECT_EQ(in.attribute_uints("/", "input_sizes"),
+                (std::vector<std::uint64_t>{7, 0, std::numeric_limits<std::uint64_t>::max()}));
+      EXPECT_EQ(in.attribute_text("/", "input_sizes"), "[7, 0, 18446744073709551615]");
       EXPECT_EQ(in.attribute_text("/pairs", "offset_sum"), "-7");
       EXPECT_EQ(in.datasets("/pairs"), (std::vector<std::string>{"pair_id", "tdcone", "src_len", "flags", "id"}));
       const auto r_ids = in.read_uint("/pairs/pair_id");

@@ -324,7 +324,7 @@ INSTANTIATE_TEST_SUITE_P(H5, H5RoundTrip, ::testing::Values(Compression::deflate
 
 using H5Strings = H5Files;
 
-TEST_F(H5Strings, WidthIsTheLongestRowInBytesNullPaddedUtf8) {
+TEST_F(H5Strings, ColumnWidthIsTheLongestRowNullPaddedUtf8AttributesVariableLength) {
   const std::string file = path("strings.h5");
   const std::vector<std::string> narrow = {"ab", "c", ""};
   const std::vector<std::string> wide = {"x", "ünïcödé – 漢字かな", "a fairly long ascii row here"};
@@ -351,8 +351,10 @@ TEST_F(H5Strings, WidthIsTheLongestRowInBytesNullPaddedUtf8) {
 
   const AttributeType label = inspect_attribute(file, "/", "label");
   EXPECT_EQ(label.cls, H5T_STRING);
-  EXPECT_EQ(label.size, std::string("ünï").size());  // exact size, fixed length
-  EXPECT_FALSE(label.variable);
+  EXPECT_TRUE(label.variable);  // variable length: h5py reads it as str
+  EXPECT_EQ(in.attribute_string("/", "label"), "ünï");
+  EXPECT_EQ(in.attribute_type("/", "label"), "string (variable-length, UTF-8)");
+  EXPECT_EQ(in.dataset_type("/wide"), "string (fixed 28 bytes, UTF-8)");
   EXPECT_EQ(label.cset, H5T_CSET_UTF8);
   EXPECT_EQ(label.space, H5S_SCALAR);
   EXPECT_EQ(inspect_attribute(file, "/", "label").space, H5S_SCALAR);

@@ -100,12 +100,23 @@ struct SelectOptions {
 struct ExportOptions {
   std::string hdf5;
   std::string group = "pairs";
-  bool jaded = false;          // the classic cynical-selection TSV for /selection
-  bool selected_only = false;  // /selection rows with flags 0 only
-  std::string side;            // --jaded text; default: the run's --side
-  std::string output = "-";
+  std::string to = "tsv";      // output format: tsv | jsonl
+  std::string output = "-";    // a name ending in .zst is written zstd-compressed
   bool force = false;
-  CorpusOptions corpus;  // optional: join the rows with the input text
+  bool text = false;           // join the input text (src/tgt, or a selection's text)
+  std::vector<std::string> inputs;  // replaces the input paths the run recorded
+  std::string side;            // a selection's text: src | tgt | both (default: the run's --side)
+  std::string sort_by;
+  bool ascending = false, descending = false;
+  std::uint64_t top = 0;       // 0 = all rows
+  std::vector<std::string> where;
+  bool selected = false;       // selection: rows up to stop_rank that are selected, in rank order
+  bool lines_only = false;     // only each kept row's input line, verbatim
+  bool jaded = false;          // the classic cynical-selection TSV for /selection
+};
+
+struct InfoOptions {
+  std::string hdf5;
 };
 
 struct SynthOptionsCli {
@@ -123,6 +134,7 @@ void add_score_options(OptionSet& options, ScoreOptions& score);
 void add_sweep_options(OptionSet& options, SweepOptions& sweep);
 void add_select_options(OptionSet& options, SelectOptions& select);
 void add_export_options(OptionSet& options, ExportOptions& export_options);
+void add_info_options(OptionSet& options, InfoOptions& info);
 void add_synth_options(OptionSet& options, SynthOptionsCli& synth);
 
 /// Each returns the process exit status. `config_toml` is the effective configuration.
@@ -133,6 +145,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
 /// (at its next iteration boundary) instead of killing the process.
 void catch_stop_signals();
 int run_export(const boost::mpi::communicator& comm, const ExportOptions& options);
+int run_info(const boost::mpi::communicator& comm, const InfoOptions& options);
 int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& options);
 
 /// Parses the command line (and --config) and runs the chosen command.

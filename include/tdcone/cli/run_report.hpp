@@ -20,10 +20,12 @@ struct LineCounts {
 LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                          const std::string& on_bad_line);
 
-/// Root attributes of SPEC §8. Collective.
+/// Root attributes of SPEC §8: `inputs` (absolute paths, one a line) with
+/// `input_sizes` (bytes), `input_lines` and `input_fingerprints`
+/// (io::LineFingerprint) per file, from `share` (the share read from `inputs`). Collective.
 void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
-                          const LineCounts& counts);
+                          const text::TokenizedShare& share, const LineCounts& counts);
 
 /// The `/pairs` table (one row per input line of this rank's share), with a
 /// progress line per column written on rank 0. Collective.

@@ -59,6 +59,9 @@ struct TokenizedShare {
   std::vector<std::uint64_t> src_hash, tgt_hash;
   // (first local pair, input file index) of every segment read, in order.
   std::vector<std::pair<std::size_t, std::size_t>> file_starts;
+  // Per input file, over all ranks: its lines and io::LineFingerprint (the
+  // same for any number of ranks; recorded so that export can check the file).
+  std::vector<std::uint64_t> file_lines, file_fingerprints;
   std::uint64_t bad_count = 0;     // on this rank
   std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
 

@@ -1,0 +1,228 @@
+// The input text of a run's lines, read again and checked for `tdcone export`.
+#include "tdcone/cli/export_text.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <sstream>
+
+#include <toml++/toml.h>
+
+#include "tdcone/error.hpp"
+#include "tdcone/io/input_files.hpp"
+#include "tdcone/io/line_fingerprint.hpp"
+#include "tdcone/io/line_reader.hpp"
+#include "tdcone/io/record.hpp"
+
+namespace tdcone::cli {
+
+namespace {
+
+// Export reads lines up to this long whole (the run's --max-line-bytes can be
+// smaller: such a line was a bad line, and it keeps its raw text).
+constexpr std::uint64_t kReadLimit = std::uint64_t{1} << 30;
+
+std::string hex(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
+
+// The reader settings of the run, from its effective configuration (keys
+// named like the long options; a key the run did not have keeps the default).
+void read_config(const std::string& text, const std::string& result, CorpusOptions& c, std::string& side) {
+  toml::table config;
+  try {
+    config = toml::parse(text);
+  } catch (const std::exception& e) {
+    throw IoError(cat(result, ": the run's configuration (attribute 'config') is not TOML: ", e.what()));
+  }
+  auto integer = [&](const char* key, auto& value) {
+    if (const auto v = config[key].value<std::int64_t>()) value = static_cast<std::remove_reference_t<decltype(value)>>(*v);
+  };
+  c.format = config["format"].value_or(c.format);
+  integer("src-col", c.src_col);
+  integer("tgt-col", c.tgt_col);
+  integer("score-col", c.score_col);
+  integer("id-col", c.id_col);
+  c.src_field = config["src-field"].value_or(c.src_field);
+  c.tgt_field = config["tgt-field"].value_or(c.tgt_field);
+  c.score_field = config["score-field"].value_or(c.score_field);
+  c.id_field = config["id-field"].value_or(c.id_field);
+  c.reverse = config["reverse"].value_or(c.reverse);
+  integer("max-line-bytes", c.max_line_bytes);
+  if (side.empty()) side = config["side"].value_or(std::string("src"));
+}
+
+std::vector<std::uint64_t> optional_uints(const h5::Reader& reader, const char* name) {
+  return std::ranges::count(reader.attributes("/"), std::string(name)) > 0 ? reader.attribute_uints("/", name)
+             : std::vector<std::uint64_t>();
+}
+
+/// Calls `visit(file, line)` for every line of `files`, in order (the one
+/// source of input lines export knows: files of one line per pair).
+/// A second kind of input (parallel --src-file/--tgt-file corpora) plugs in
+/// here, giving each pair's line as that reader builds it.
+void for_each_input_line(const std::vector<io::InputFile>& files,
+                         const std::function<void(std::size_t, const io::Line&)>& visit) {
+  for (const io::Segment& segment : io::plan_share(files, 0, 1)) {
+    io::LineReader reader(files[segment.file], segment, kReadLimit);
+    io::Line line;
+    while (reader.next(line)) visit(segment.file, line);
+  }
+}
+
+}  // namespace
+
+RunInputs recorded_inputs(const h5::Reader& reader, const std::string& result, bool selection,
+                          const std::vector<std::string>& inputs, const std::string& side) {
+  RunInputs run;
+  run.result = result;
+  const auto attributes = reader.attributes("/");
+  const auto has = [&](const char* name) { return std::ranges::count(attributes, std::string(name)) > 0; };
+  if (!has("inputs") || !has("n_lines"))
+    throw IoError(cat(result, " does not record the input of its run (no 'inputs' or 'n_lines' attribute on /)"));
+  std::istringstream recorded(reader.attribute_string("/", "inputs"));
+  for (std::string path; std::getline(recorded, path);)
+    if (!path.empty()) run.recorded_paths.push_back(path);
+  run.overridden = !inputs.empty();
+  run.paths = run.overridden ? inputs : run.recorded_paths;
+  run.sizes = optional_uints(reader, "input_sizes");
+  run.lines = optional_uints(reader, "input_lines");
+  run.fingerprints = optional_uints(reader, "input_fingerprints");
+  run.n_lines = reader.attribute_uint("/", "n_lines");
+  if (selection) run.side = side;
+  std::string config_side = run.side;
+  read_config(has("config") ? reader.attribute_string("/", "config") : "", result, run.corpus, config_side);
+  if (selection) run.side = config_side;
+  return run;
+}
+
+std::size_t LineTexts::find(std::uint64_t pair_id) const {
+  return static_cast<std::size_t>(std::lower_bound(pair_ids_.begin(), pair_ids_.end(), pair_id) - pair_ids_.begin());
+}
+
+LineTexts::Piece LineTexts::store(std::string_view text) {
+  const Piece piece{arena_.size(), text.size()};
+  arena_.append(text);
+  return piece;
+}
+
+void read_line_texts(const RunInputs& run, const TextRequest& request,
+                     const std::function<void(std::size_t, const LineText&)>& visit) {
+  namespace fs = std::filesystem;
+  const bool checked = !run.fingerprints.empty() && run.fingerprints.size() == run.recorded_paths.size() &&
+                       run.sizes.size() == run.fingerprints.size() && run.lines.size() == run.fingerprints.size();
+  if (!run.overridden)
+    for (const std::string& path : run.paths) {
+      std::error_code ec;
+      if (!fs::exists(path, ec))
+        throw UsageError(cat(run.result, " was computed from ", path,
+                             ", which is missing (moved? give its new path with --input)"));
+    }
+  if (run.paths.empty()) throw UsageError(cat(run.result, " records no input files; give them with --input"));
+  const std::vector<io::InputFile> files = io::resolve_inputs(run.paths);
+  // Which recorded file a file read stands for, in messages.
+  auto named = [&](std::size_t k) {
+    const std::string& path = files[k].path;
+    return run.overridden && k < run.recorded_paths.size() ? cat(path, " (given for ", run.recorded_paths[k], ")")
+                                                           : path;
+  };
+  auto not_the_input = [&](std::size_t k, const std::string& what) {
+    return UsageError(cat(named(k), " is not the input ", run.result, " was computed from: ", what,
+                          run.overridden ? "" : "; if the original is elsewhere now, give its path with --input"));
+  };
+  if (checked) {
+    if (files.size() != run.sizes.size()) {
+      std::string list;
+      for (const auto& path : run.recorded_paths) list += cat(list.empty() ? "" : ", ", path);
+      throw UsageError(cat("--input gives ", files.size(), " file(s), but ", run.result, " was computed from ",
+                           run.sizes.size(), ": ", list));
+    }
+    for (std::size_t k = 0; k < files.size(); ++k)
+      if (files[k].size != run.sizes[k])
+        throw not_the_input(k, cat("its size differs (", files[k].size, " bytes, recorded ", run.sizes[k], ")"));
+  } else if (request.note_unchecked) {
+    std::fprintf(stderr,
+                 "tdcone export: note: %s records no sizes or content fingerprints of its inputs (written by an older "
+                 "tdcone): the text is joined without checking that the files are the ones the run read\n",
+                 run.result.c_str());
+  }
+
+  const bool selection = !run.side.empty();
+  const text::ReadOptions read =
+      selection ? run.corpus.line_read_options(run.side) : run.corpus.read_options();
+  io::RecordParser parser(read.fields);
+  io::Record record;
+  std::vector<io::LineFingerprint> fingerprints(files.size());
+  std::uint64_t pair_id = 0;
+  std::size_t want = 0;  // next entry of request.pair_ids
+  std::string mismatch;  // the first requested good line that does not parse
+  std::string joined;
+  for_each_input_line(files, [&](std::size_t file, const io::Line& line) {
+    const bool too_long = line.too_long || line.text.size() > run.corpus.max_line_bytes;
+    fingerprints[file].add(line.text, too_long);
+    if (want < request.pair_ids.size() && request.pair_ids[want] == pair_id) {
+      LineText text;
+      const bool bad = request.bad[want];
+      if (request.raw || bad) text.raw = line.text;
+      if (request.fields && !bad) {
+        const std::string reason = too_long ? std::string("line longer than --max-line-bytes") : parser.parse(line.text, record);
+        if (!reason.empty()) {
+          if (mismatch.empty()) mismatch = cat(files[file].path, ":", fingerprints[file].lines(), ": ", reason);
+        } else {
+          std::string_view src = record.src, tgt = record.tgt;
+          if (run.corpus.reverse) std::swap(src, tgt);
+          if (selection && run.side == "both") {  // the line is src then tgt, as the run tokenized it
+            joined.assign(src).append(" ").append(tgt);
+            text.src = joined;
+          } else if (selection) {
+            text.src = src;
+          } else {
+            text.src = src;
+            text.tgt = tgt;
+          }
+        }
+      }
+      if (visit) visit(want, text);
+      ++want;
+    }
+    ++pair_id;
+  });
+  if (checked)
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      if (fingerprints[k].lines() != run.lines[k])
+        throw not_the_input(k, cat("its size is the same, but it has ", fingerprints[k].lines(), " lines (recorded ",
+                                   run.lines[k], ")"));
+      const std::uint64_t sum = fingerprints[k].sum();
+      if (sum != run.fingerprints[k])
+        throw not_the_input(k, cat("its size is the same, but its content differs (fingerprint ", hex(sum),
+                                   ", recorded ", hex(run.fingerprints[k]), ")"));
+    }
+  if (pair_id != run.n_lines)
+    throw UsageError(cat("the input files hold ", pair_id, " lines, but ", run.result, " was computed from ", run.n_lines,
+                         ": not the input it read?"));
+  if (!mismatch.empty())
+    throw UsageError(cat(mismatch, ": the run read this line as a good one, with the reader settings it recorded: not "
+                                   "the input it read?"));
+}
+
+LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
+  LineTexts texts;
+  texts.pair_ids_ = request.pair_ids;
+  texts.entries_.reserve(request.pair_ids.size());
+  if (run.n_lines > 0) {  // the kept share of the input's bytes, so the arena is not grown by doubling
+    std::uint64_t bytes = 0;
+    std::error_code ec;
+    for (const std::string& path : run.paths) bytes += std::filesystem::is_regular_file(path, ec) ? std::filesystem::file_size(path, ec) : 0;
+    texts.arena_.reserve(static_cast<std::size_t>(static_cast<double>(bytes) *
+                                                  std::min(1.0, double(request.pair_ids.size()) / double(run.n_lines))));
+  }
+  read_line_texts(run, request, [&](std::size_t, const LineText& text) {
+    texts.entries_.push_back({texts.store(text.raw), texts.store(text.src), texts.store(text.tgt)});
+  });
+  return texts;
+}
+
+}  // namespace tdcone::cli
