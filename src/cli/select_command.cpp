@@ -35,10 +35,10 @@ constexpr int kExitInterrupted = 75;  // EX_TEMPFAIL: try again (with --resume)
 // text and order of every line of every corpus (the same for any number of ranks).
 select::Fingerprint fingerprint(const boost::mpi::communicator& comm, const SelectOptions& o,
                                 const select::Corpora& corpora) {
-  const std::string key = cat(o.side, '|', o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|', o.skip_seed_lines, '|',
-                              o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|', o.corpus.src_field, '|',
-                              o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase, '|', o.corpus.reverse,
-                              '|', o.corpus.max_line_bytes);
+  const std::string key = cat(o.side, '|', o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|',
+                              o.skip_seed_lines, '|', o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|',
+                              o.corpus.src_field, '|', o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase,
+                              '|', o.corpus.reverse, '|', o.corpus.max_line_bytes);
   const text::TokenizedShare* shares[] = {&corpora.representative, &corpora.available,
                                           corpora.unadapted ? &*corpora.unadapted : nullptr,
                                           corpora.seed ? &*corpora.seed : nullptr};
