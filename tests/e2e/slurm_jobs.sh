@@ -190,7 +190,8 @@ chosen = [corpus_lines[i].split("\t")[1] for i in ids[:stop]]
 assert not seed_text & set(chosen), "a line of the seed selected again"
 
 PY
-echo "ok: nightly.sbatch seeds from all lines selected before (${seed_lines[*]}), skips them in AVAIL (${skipped[*]}), moves latest and prunes"
+echo "ok: nightly.sbatch seeds from all lines selected before (seeds ${seed_lines[2026-01-01]}, ${seed_lines[2026-01-02]}," \
+  "${seed_lines[2026-01-03]} lines), skips them in AVAIL (${skipped[2026-01-02]}, ${skipped[2026-01-03]}), moves latest and prunes"
 
 # The requeue path: a one-minute limit with the warning signal due at once.
 # SLURM checks signal deadlines every 30 s, so a run is warned within 30 s of
