@@ -1,92 +1,289 @@
 #!/usr/bin/python3
-"""Plots of tdcone results, for people who would rather look than read.
+"""Pictures of tdcone results, for people who would rather look than read.
 
-    scripts/plot.py sweep.h5 sweep.png     # TD-CONE (and TD-CONE_REL) against the threshold, with subset sizes
-    scripts/plot.py score.h5 shards.png    # per-shard TD-CONE (and TD-CONE_REL), the best shard marked
+    scripts/plot.py RESULT.h5 --output FILE.png [--kind KIND] [--log-count]
 
-Uses Debian's python3-matplotlib and python3-h5py (scripts/install-deps.sh).
-Files written with --compression zstd need HDF5_PLUGIN_PATH=build/plugins.
+draws what the file holds (--kind auto, the default, picks the most specific
+group present: selection, then sweep, then shards, then pairs):
+
+  pairs      histogram of the pair TD-CONE (/pairs/tdcone; bad lines and NaN
+             left out and counted), the corpus TD-CONE and the 10/50/90th
+             percentiles marked; --log-count for a logarithmic count axis
+  selection  the cross-entropy H_n of REPR against n, the number of lines
+             selected (/selection), H_0 and stop_rank marked
+  sweep      TD-CONE, TD-CONE_REL (with --reference) and the subset sizes
+             against the score threshold (/sweep); the best threshold marked:
+             the lowest TD-CONE_REL with a reference, else the lowest TD-CONE
+  shards     TD-CONE and TD-CONE_REL of each shard (/shards) on zoomed axes
+             with the values written, the corpus value and the best shard
+             (same rule as the sweep) marked
+
+A score run with --shards holds pairs and shards: auto draws the shards,
+--kind pairs the histogram. The old form `plot.py RESULT.h5 FILE.png` works too.
+
+Uses Debian's python3-matplotlib, python3-h5py and python3-numpy
+(scripts/install-deps.sh). Files written with --compression zstd need
+HDF5_PLUGIN_PATH=build/plugins.
 """
 import argparse
+import math
+import os
 import sys
 
 import h5py
 import matplotlib
+import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+
+KINDS = ("selection", "sweep", "shards", "pairs")  # most specific first
 
 
 def text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
 
 
-def legend_below(*axes):
-    handles, labels = [], []
-    for ax in axes:
-        h, l = ax.get_legend_handles_labels()
-        handles += h
-        labels += l
-    axes[0].legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncol=len(labels), frameon=False)
+def kinds_in(f):
+    """The kinds of picture the file can give, most specific first."""
+    found = []
+    for kind in KINDS:
+        group = f.get(kind)
+        if isinstance(group, h5py.Group) and ("tdcone" in group or "cross_entropy" in group):
+            found.append(kind)
+    return found
 
 
-def plot_sweep(f, ax):
+def fmt(value):
+    return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def legend_outside(ax, **kw):
+    """The legend right of the axes, where it hides no point, line or label."""
+    ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, **kw)
+
+
+def empty_as_nan(table, n_pairs):
+    """TD-CONE and TD-CONE_REL (None without a reference) of a table's rows; an
+    empty subset has none (NaN; older tdcone versions stored 0 and 1.0)."""
+    td = table["tdcone"][()].astype(float)
+    rel = table["tdcone_rel"][()].astype(float) if "tdcone_rel" in table else None
+    td[n_pairs == 0] = np.nan
+    if rel is not None:
+        rel[n_pairs == 0] = np.nan
+    return td, rel
+
+
+def best_of(values, rel):
+    """Index of the best row: the lowest TD-CONE_REL with a reference, else the lowest TD-CONE (NaN never)."""
+    column = rel if rel is not None else values
+    finite = np.isfinite(column)
+    if not finite.any():
+        return None, ""
+    index = int(np.flatnonzero(finite)[np.argmin(column[finite])])
+    return index, ("lowest TD-CONE_REL" if rel is not None else "lowest TD-CONE")
+
+
+def plot_pairs(f, fig, args):
+    pairs = f["pairs"]
+    t = pairs["tdcone"][()]
+    flags = pairs["flags"][()] if "flags" in pairs else np.zeros(len(t), np.uint8)
+    good = np.isfinite(t) & ((flags & 1) == 0)
+    values = t[good]
+    left_out = len(t) - len(values)
+    ax = fig.add_subplot(1, 1, 1)
+    if len(values) == 0:
+        sys.exit(f"plot: {args.hdf5}: no pair has a TD-CONE (all {len(t)} are bad or NaN)")
+    ax.hist(values, bins=args.bins, color="tab:blue", alpha=0.75, label=f"{len(values):,} pairs")
+    if args.log_count:
+        ax.set_yscale("log")
+    corpus = f["corpus"].attrs if "corpus" in f else {}
+    if "tdcone" in corpus and math.isfinite(corpus["tdcone"]):
+        c = float(corpus["tdcone"])
+        ax.axvline(c, color="tab:red", linewidth=2, label=f"corpus TD-CONE {c:.4f}")
+    styles = {10: ":", 50: "--", 90: "-."}
+    for q, value in zip((10, 50, 90), np.percentile(values, [10, 50, 90])):
+        ax.axvline(value, color="black", linestyle=styles[q], linewidth=1.2, label=f"{q}th percentile {value:.4f}")
+        ax.annotate(f"p{q}", (value, 1.0), xycoords=("data", "axes fraction"), xytext=(2, -12),
+                    textcoords="offset points", fontsize=8)
+    ax.set_xlabel("pair TD-CONE  (H(Y|X) / ln(|V_y|+1) of the pair alone; no unit)")
+    ax.set_ylabel("pairs" + (" (log scale)" if args.log_count else ""))
+    legend_outside(ax)
+    note = f"{left_out:,} bad or NaN left out" if left_out else "no pair left out"
+    ax.set_title(f"Pair TD-CONE: {len(values):,} of {len(t):,} pairs ({note})", fontsize=10)
+
+
+def plot_selection(f, fig, args):
+    s = f["selection"]
+    h = s["cross_entropy"][()]
+    flags = s["flags"][()]
+    ranked = np.isfinite(h)
+    h = h[ranked]
+    n = np.arange(1, len(h) + 1)
+    h0 = float(s.attrs["h_initial"])
+    stop = int(s.attrs.get("stop_rank", 0))
+    ax = fig.add_subplot(1, 1, 1)
+    # A stop far to the left of a long curve is only visible on a logarithmic n axis.
+    log_x = args.log_x or (args.log_x is None and len(h) > 0 and 0 < stop < 0.1 * len(h))
+    ax.plot(n, h, color="tab:blue", linewidth=1.2, label="H_n (cross-entropy of REPR)")
+    ax.axhline(h0, color="gray", linestyle="--", linewidth=1, label=f"H_0 = {h0:.4f} nats (SEED only)")
+    if not log_x:
+        ax.plot([0], [h0], "o", color="gray")
+    if stop > 0:
+        hs = float(h[stop - 1])
+        ax.axvline(stop, color="tab:red", linewidth=1.2, label=f"stop_rank = {stop:,} (H = {hs:.4f} nats)")
+        ax.plot([stop], [hs], "v", color="tab:red", markersize=9)
+    if log_x:
+        ax.set_xscale("log")
+    ax.set_xlabel("n, lines selected" + (" (log scale)" if log_x else ""))
+    ax.set_ylabel("H_n  (nats)")
+    ax.grid(alpha=0.3)
+    legend_outside(ax)
+    in_seed = int(((flags & 8) != 0).sum())
+    junk = int(((flags & 3) != 0).sum())
+    parts = [f"{len(h):,} lines ranked"]
+    if in_seed:
+        parts.append(f"{in_seed:,} already in the seed")
+    if junk:
+        parts.append(f"{junk:,} junk or bad")
+    ax.set_title("Cynical selection: " + ", ".join(parts), fontsize=10)
+
+
+def plot_sweep(f, fig, args):
     s = f["sweep"]
     t = s["threshold"][()]
-    ax.plot(t, s["tdcone"][()], "o-", color="tab:blue", label="TD-CONE(S_t)")
-    if "tdcone_rel" in s:
-        ax.plot(t, s["tdcone_rel"][()], "s--", color="tab:red", label="TD-CONE_REL(ref | S_t)")
-    ax.set_xlabel("score threshold t")
-    ax.set_ylabel("value")
-    sizes = ax.twinx()
-    sizes.bar(t, s["n_pairs"][()], width=0.02, alpha=0.25, color="gray", label="|S_t|")
-    if (s["n_sampled"][()] != s["n_pairs"][()]).any():
-        sizes.bar(t, s["n_sampled"][()], width=0.02, alpha=0.5, color="tab:green", label="sample")
+    n_pairs = s["n_pairs"][()]
+    td, rel = empty_as_nan(s, n_pairs)
+    n_sampled = s["n_sampled"][()] if "n_sampled" in s else n_pairs
+    rows = 3 if rel is not None else 2
+    axes = fig.subplots(rows, 1, sharex=True, gridspec_kw={"height_ratios": [3] * (rows - 1) + [2]})
+    best, rule = best_of(td, rel)
+    series = [("TD-CONE of S_t", td, "tab:blue", "o")]
+    if rel is not None:
+        series.append(("TD-CONE_REL(reference | S_t)", rel, "tab:red", "s"))
+    skipped = [t[i] for i in range(len(t)) if not all(math.isfinite(v[i]) for _, v, _, _ in series)]
+    for ax, (label, values, color, marker) in zip(axes, series):
+        ok = np.isfinite(values)
+        ax.plot(t[ok], values[ok], marker + "-", color=color, label=label)
+        for x, y in zip(t[ok], values[ok]):
+            ax.annotate(f"{y:.4f}", (x, y), xytext=(0, 6), textcoords="offset points", ha="center", fontsize=7)
+        for x in t[~ok]:
+            ax.annotate("empty\n(NaN)", (x, 0.05), xycoords=("data", "axes fraction"), ha="center", fontsize=8,
+                        color="gray")
+        ax.set_ylabel(label.split(" ")[0] + "  (no unit)")
+        ax.margins(y=0.2)
+        ax.grid(alpha=0.3)
+        legend_outside(ax)
+    width = 0.6 * (np.min(np.diff(np.unique(t))) if len(np.unique(t)) > 1 else 0.1)
+    sizes = axes[-1]
+    sizes.bar(t, n_pairs, width=width, color="gray", alpha=0.5, label="|S_t| (pairs with score >= t)")
+    if (n_sampled != n_pairs).any():
+        sizes.bar(t, n_sampled, width=width * 0.6, color="tab:green", alpha=0.7, label="sampled (--sample)")
+    for x, y in zip(t, n_pairs):
+        sizes.annotate(f"{int(y):,}", (x, y), xytext=(0, 2), textcoords="offset points", ha="center", fontsize=7)
     sizes.set_ylabel("pairs")
-    ax.set_zorder(sizes.get_zorder() + 1)  # lines over the bars
-    ax.patch.set_visible(False)
-    legend_below(ax, sizes)
-    ax.set_title("Threshold sweep")
+    sizes.set_ylim(0, max(1, n_pairs.max()) * 1.25)
+    sizes.set_xlabel("score threshold t  (S_t = pairs with score >= t)")
+    legend_outside(sizes)
+    if best is not None:
+        value = (rel if rel is not None else td)[best]
+        for i, ax in enumerate(axes):
+            ax.axvline(t[best], color="tab:green", linewidth=1.5, alpha=0.8,
+                       label=f"best: t = {t[best]:g}\n({rule}, {value:.4f})" if i == 0 else None)
+        legend_outside(axes[0])
+    title = f"Threshold sweep: {len(t)} thresholds"
+    if skipped:
+        title += f"; {len(skipped)} with an empty subset (NaN) skipped: t = " + ", ".join(f"{x:g}" for x in skipped)
+    axes[0].set_title(title, fontsize=10)
 
 
-def plot_shards(f, ax):
+def plot_shards(f, fig, args):
     s = f["shards"]
     k = s["shard"][()]
-    width = 0.4
-    ax.bar(k - width / 2, s["tdcone"][()], width, color="tab:blue", label="TD-CONE")
-    if "tdcone_rel" in s:
-        rel = s["tdcone_rel"][()]
-        ax.bar(k + width / 2, rel, width, color="tab:red", label="TD-CONE_REL")
-        best = int(k[rel.argmin()])
-        ax.annotate("lowest REL", (best + width / 2, rel.min()), xytext=(0, 12), textcoords="offset points",
-                    ha="center", arrowprops={"arrowstyle": "->"})
-    for x, n in zip(k, s["n_pairs"][()]):
-        ax.text(x, 0, f"{n}", ha="center", va="bottom", fontsize=7, rotation=90, color="white")
-    ax.set_xlabel("shard")
-    ax.set_ylabel("value")
-    ax.set_xticks(k)
-    legend_below(ax)
-    ax.set_title("Shards (pair counts inside the bars)")
+    n_pairs = s["n_pairs"][()]
+    td, rel = empty_as_nan(s, n_pairs)
+    corpus = f["corpus"].attrs if "corpus" in f else {}
+    series = [("TD-CONE", td, "tab:blue", "tdcone")]
+    if rel is not None:
+        series.append(("TD-CONE_REL", rel, "tab:red", "tdcone_rel"))
+    axes = fig.subplots(1, len(series), squeeze=False)[0]
+    best, rule = best_of(td, rel)
+    x = np.arange(len(k))
+    for ax, (label, values, color, key) in zip(axes, series):
+        ok = np.isfinite(values)
+        # Points on an axis zoomed to the values (bars from 0 would hide differences of 1%).
+        ax.plot(x[ok], values[ok], "o", color=color, markersize=8, label=label + " of the shard")
+        for xi, y in zip(x[ok], values[ok]):
+            ax.annotate(f"{y:.5f}", (xi, y), xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8)
+        for xi in x[~ok]:
+            ax.annotate("empty\n(NaN)", (xi, 0.5), xycoords=("data", "axes fraction"), ha="center", fontsize=8)
+        if key in corpus and math.isfinite(corpus[key]):
+            ax.axhline(float(corpus[key]), color="black", linestyle="--", linewidth=1,
+                       label=f"whole corpus {float(corpus[key]):.5f}")
+        if best is not None:
+            ax.plot([x[best]], [values[best]], "*", color="gold", markeredgecolor="black", markersize=16,
+                    label=f"best: shard {k[best]} ({rule})")
+        finite = values[ok]
+        if len(finite):
+            lo, hi = float(finite.min()), float(finite.max())
+            if key in corpus and math.isfinite(corpus[key]):
+                lo, hi = min(lo, float(corpus[key])), max(hi, float(corpus[key]))
+            pad = (hi - lo) * 0.25 or abs(hi) * 0.01 or 0.01
+            ax.set_ylim(lo - pad, hi + pad * 1.6)
+        ax.set_xticks(x)
+        ax.set_xticklabels([f"{int(i)}\n{int(n):,} pairs" for i, n in zip(k, n_pairs)], fontsize=8)
+        ax.set_xlim(-0.6, len(k) - 0.4)
+        ax.set_xlabel("shard")
+        ax.set_ylabel(label + "  (no unit; axis zoomed, not from 0)")
+        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1, frameon=False)
+        ax.grid(axis="y", alpha=0.3)
+    empty = int((~np.isfinite(td)).sum())
+    axes[0].set_title(f"{len(k)} shards" + (f", {empty} empty (NaN)" if empty else ""), fontsize=10)
 
 
-def main():
+PLOTS = {"pairs": plot_pairs, "selection": plot_selection, "sweep": plot_sweep, "shards": plot_shards}
+SIZES = {"pairs": (10, 5), "selection": (10, 5), "sweep": (10, 8), "shards": (11, 6)}
+
+
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("hdf5", help="a tdcone result with /sweep or /shards")
-    parser.add_argument("png", help="picture to write")
-    args = parser.parse_args()
-    with h5py.File(args.hdf5, "r") as f:
-        tables = [name for name in ("sweep", "shards") if name in f]
-        if not tables:
-            sys.exit(f"plot: {args.hdf5} has no /sweep or /shards table")
-        fig, axes = plt.subplots(1, len(tables), figsize=(7 * len(tables), 4.5), squeeze=False)
-        for ax, name in zip(axes[0], tables):
-            (plot_sweep if name == "sweep" else plot_shards)(f, ax)
-        corpus = f["corpus"].attrs
-        fig.suptitle(f"{text(f.attrs['command'])}: {int(f.attrs['n_scored'])} pairs, corpus TD-CONE {corpus['tdcone']:.4f}",
-                     fontsize=10)
+    parser.add_argument("hdf5", help="a tdcone result (score, sweep or select output)")
+    parser.add_argument("png", nargs="?", help=argparse.SUPPRESS)  # the old positional form
+    parser.add_argument("-o", "--output", help="picture to write (.png; .svg and .pdf work too)")
+    parser.add_argument("--kind", default="auto", choices=("auto",) + KINDS, help="what to draw (default: auto)")
+    parser.add_argument("--log-count", action="store_true", help="pairs: logarithmic count axis")
+    parser.add_argument("--log-x", dest="log_x", action="store_true", default=None,
+                        help="selection: logarithmic n axis (default: when stop_rank is in the first 10%%)")
+    parser.add_argument("--linear-x", dest="log_x", action="store_false", help="selection: linear n axis")
+    parser.add_argument("--bins", type=int, default=60, help="pairs: histogram bins (default 60)")
+    args = parser.parse_args(argv)
+    output = args.output or args.png
+    if not output:
+        parser.error("--output FILE.png is required")
+    if args.output and args.png:
+        parser.error("give the picture once: --output FILE.png")
+    try:
+        f = h5py.File(args.hdf5, "r")
+    except OSError as error:
+        sys.exit(f"plot: cannot read {args.hdf5}: {error}")
+    with f:
+        found = kinds_in(f)
+        if not found:
+            sys.exit(f"plot: {args.hdf5} holds nothing to plot: no /pairs, /selection, /sweep or /shards table "
+                     f"(it has: {', '.join(f.keys()) or 'no groups'})")
+        kind = found[0] if args.kind == "auto" else args.kind
+        if kind not in found:
+            sys.exit(f"plot: {args.hdf5} has no /{kind} to plot (it has: {', '.join(found)})")
+        fig = plt.figure(figsize=SIZES[kind])
+        PLOTS[kind](f, fig, args)
+        command = text(f.attrs.get("command", "tdcone"))
+        lines = f.attrs.get("n_lines")
+        fig.suptitle(f"tdcone {command}: {os.path.basename(args.hdf5)}"
+                     + (f", {int(lines):,} input lines" if lines is not None else ""), fontsize=11)
         fig.tight_layout()
-        fig.savefig(args.png, dpi=110)
-    print(f"plot: wrote {args.png}")
+        fig.savefig(output, dpi=110)
+    others = [k for k in found if k != kind]
+    print(f"plot: wrote {output} ({kind})" + (f"; also in the file: {', '.join(others)} (--kind)" if others else ""))
 
 
 if __name__ == "__main__":

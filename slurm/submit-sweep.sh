@@ -2,6 +2,8 @@
 # Submits slurm/sweep.sbatch as a job array (one task per config or threshold
 # set) and a collect job that runs when every task succeeded. Prints the
 # collect job's id. Usage: slurm/submit-sweep.sh OUTDIR CONFIG... [-- SBATCH OPTIONS]
+# Tasks are named after their config or threshold set (OUTDIR/sweep-NAME.h5,
+# .log, .done); submitting again reruns only the tasks not done (FORCE=1: all).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 outdir=${1:?usage: submit-sweep.sh OUTDIR CONFIG...}

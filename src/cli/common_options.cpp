@@ -195,6 +195,9 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add_switch("batch", s.batch, "Select ceil(sqrt(k)) lines per iteration (k = lines of the best word), else one");
   o.add("length-cap", s.length_cap, "AVAIL lines with more tokens are junk (ranked last)",
         whole_number(1, std::numeric_limits<std::uint32_t>::max()));
+  o.add_switch("skip-seed-lines", s.skip_seed_lines,
+               "AVAIL lines whose text (on --side, exact bytes) is a --seed-corpus line are not selected: flagged 8 "
+               "and ranked after the selectable lines, before junk");
   o.add_switch("stop", s.stop, "Keep only the lines up to stop_rank selected (the rest flagged 4, not selected)");
   o.add("checkpoint", s.checkpoint,
         "Checkpoint file written on SIGTERM/SIGUSR1 (then exit 75) and by --checkpoint-every (default: OUTPUT.ckpt); "

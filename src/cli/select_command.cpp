@@ -36,9 +36,9 @@ constexpr int kExitInterrupted = 75;  // EX_TEMPFAIL: try again (with --resume)
 select::Fingerprint fingerprint(const boost::mpi::communicator& comm, const SelectOptions& o,
                                 const select::Corpora& corpora) {
   const std::string key = cat(o.side, '|', o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|',
-                              o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|', o.corpus.src_field, '|',
-                              o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase, '|', o.corpus.reverse,
-                              '|', o.corpus.max_line_bytes);
+                              o.skip_seed_lines, '|', o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|',
+                              o.corpus.src_field, '|', o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase,
+                              '|', o.corpus.reverse, '|', o.corpus.max_line_bytes);
   const text::TokenizedShare* shares[] = {&corpora.representative, &corpora.available,
                                           corpora.unadapted ? &*corpora.unadapted : nullptr,
                                           corpora.seed ? &*corpora.seed : nullptr};
@@ -130,8 +130,10 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
     if (!options.seed_corpus.empty()) in.seed = io::resolve_inputs(options.seed_corpus);
   });
   LineCounts counts;
-  const select::Corpora corpora = read_corpora(comm, options, in, counts);
+  select::Corpora corpora = read_corpora(comm, options, in, counts);
   const select::Side side = side_of(options.side);
+  const std::uint64_t in_seed =
+      options.skip_seed_lines ? select::flag_seed_lines(comm, corpora, side, options.length_cap) : 0;
   std::vector<std::uint32_t> lexicon_id;
   const select::Statistics stats = select::gather_statistics(comm, corpora, side, lexicon_id);
   if (stats.repr_tokens == 0)  // every rank sees the same replicated counts
@@ -189,11 +191,13 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   if (selection.interrupted) return kExitInterrupted;  // the checkpoint's line said so
   progress.finish(selection.ranked.size());
 
-  // Junk and bad lines of every rank, in input order (ranks hold consecutive pair_ids).
+  // Lines already in the seed, junk and bad lines of every rank, in input order (ranks hold consecutive pair_ids).
   std::vector<std::pair<std::uint64_t, std::uint8_t>> my_junk;
-  for (std::size_t i : junk)
+  for (std::size_t i : junk) {
+    const std::uint8_t f = corpora.available.flags[i];
     my_junk.emplace_back(corpora.available.first_pair_id + i,
-                         (corpora.available.flags[i] & text::bad_line) ? text::bad_line : text::junk);
+                         (f & text::bad_line) ? text::bad_line : (f & text::in_seed) ? text::in_seed : text::junk);
+  }
   std::vector<std::vector<std::pair<std::uint64_t, std::uint8_t>>> all_junk;
   boost::mpi::gather(comm, my_junk, all_junk, 0);
 
@@ -203,8 +207,11 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   for (const select::RankedLine& r : selection.ranked)
     table.add(r.pair_id, r.delta_h, r.penalty, r.gain, r.cross_entropy, stats.lexicon[r.root_word], r.wge,
               table.pair_id.size() < selection.stop_rank ? 0 : cut);
-  for (const auto& part : all_junk)
-    for (const auto& [id, flag] : part) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
+  // After the ranked lines: those already in the seed, then junk and bad lines (SPEC §6), each in input order.
+  for (const bool seed_pass : {true, false})
+    for (const auto& part : all_junk)
+      for (const auto& [id, flag] : part)
+        if ((flag == text::in_seed) == seed_pass) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
 
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
@@ -225,6 +232,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
     file.set_attribute("/selection", "h_initial", selection.h_initial);
     file.set_attribute("/selection", "repr_tokens", stats.repr_tokens);
     file.set_attribute("/selection", "lexicon", static_cast<std::uint64_t>(stats.lexicon.size()));
+    file.set_attribute("/selection", "in_seed", in_seed);
     file.commit();
   });
   if (comm.rank() == 0) select::remove_checkpoint(checkpoint);  // done: an old checkpoint must not be resumed
@@ -233,7 +241,10 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
     const double h_stop = selection.stop_rank ? selection.ranked[selection.stop_rank - 1].cross_entropy : selection.h_initial;
     std::printf("tdcone select: %s\n", options.output.output.c_str());
     std::printf("  AVAIL lines   %llu (ranked %zu, junk or bad %llu)\n", (unsigned long long)counts.lines,
-                selection.ranked.size(), (unsigned long long)(counts.lines - selection.ranked.size()));
+                selection.ranked.size(), (unsigned long long)(counts.lines - selection.ranked.size() - in_seed));
+    if (options.skip_seed_lines && corpora.seed)
+      std::printf("  seed          %llu AVAIL lines already in the seed: skipped (flags 8)\n",
+                  (unsigned long long)in_seed);
     std::printf("  lexicon       %zu words, REPR %llu tokens\n", stats.lexicon.size(),
                 (unsigned long long)stats.repr_tokens);
     std::printf("  H_0           %.7f nats\n  stop_rank     %llu (H %.7f)\n", selection.h_initial,

@@ -39,13 +39,19 @@ std::uint32_t line_length(const text::TokenizedShare& share, std::size_t i, Side
   return (side != Side::tgt ? share.src_len[i] : 0) + (side != Side::src ? share.tgt_len[i] : 0);
 }
 
+// The hash of line i's text on `side` (identical strings have equal hashes).
+std::uint64_t line_hash(const text::TokenizedShare& share, std::size_t i, Side side) {
+  const std::uint64_t hashes[2] = {share.src_hash[i], share.tgt_hash[i]};
+  return side == Side::src ? hashes[0] : side == Side::tgt ? hashes[1] : XXH3_64bits(hashes, sizeof hashes);
+}
+
 // Adds the tokens of every good line of `share` to `counts` (lexicon ids); returns the token total.
 std::uint64_t count_tokens(const text::TokenizedShare& share, Side side, const std::vector<std::uint32_t>& lexicon_id,
                            std::vector<std::uint64_t>& counts) {
   std::vector<std::pair<text::WordId, std::uint32_t>> words;
   std::uint64_t tokens = 0;
   for (std::size_t i = 0; i < share.size(); ++i) {
-    if (share.flags[i] & text::bad_line) continue;
+    if (share.flags[i] & (text::bad_line | text::in_seed)) continue;
     line_words(share, i, side, words);
     for (const auto& [w, c] : words) counts[lexicon_id[w]] += c;
     tokens += line_length(share, i, side);
@@ -108,7 +114,7 @@ AvailableLines available_lines(const text::TokenizedShare& available, Side side,
   std::vector<std::pair<std::uint32_t, std::uint32_t>> in_lexicon;
   for (std::size_t i = 0; i < available.size(); ++i) {
     const std::uint32_t length = line_length(available, i, side);
-    if ((available.flags[i] & text::bad_line) || length == 0 || length > length_cap) {
+    if ((available.flags[i] & (text::bad_line | text::in_seed)) || length == 0 || length > length_cap) {
       junk.push_back(i);
       continue;
     }
@@ -123,12 +129,42 @@ AvailableLines available_lines(const text::TokenizedShare& available, Side side,
     lines.start.push_back(lines.words.size());
     lines.pair_id.push_back(available.first_pair_id + i);
     lines.length.push_back(length);
-    const std::uint64_t hashes[2] = {available.src_hash[i], available.tgt_hash[i]};
-    lines.text_hash.push_back(side == Side::src   ? hashes[0]
-                              : side == Side::tgt ? hashes[1]
-                                                  : XXH3_64bits(hashes, sizeof hashes));
+    lines.text_hash.push_back(line_hash(available, i, side));
   }
   return lines;
+}
+
+std::uint64_t flag_seed_lines(const boost::mpi::communicator& comm, Corpora& corpora, Side side,
+                              std::uint32_t length_cap) {
+  // The sorted, distinct hashes of every rank's good SEED lines, on every rank.
+  std::vector<std::uint64_t> mine;
+  if (corpora.seed) {
+    const text::TokenizedShare& seed = *corpora.seed;
+    for (std::size_t i = 0; i < seed.size(); ++i)
+      if (!(seed.flags[i] & text::bad_line)) mine.push_back(line_hash(seed, i, side));
+  }
+  std::sort(mine.begin(), mine.end());
+  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+  std::vector<std::vector<std::uint64_t>> all;
+  boost::mpi::all_gather(comm, mine, all);
+  std::vector<std::uint64_t> seed_hashes;
+  for (const auto& part : all) seed_hashes.insert(seed_hashes.end(), part.begin(), part.end());
+  all.clear();
+  std::sort(seed_hashes.begin(), seed_hashes.end());
+  seed_hashes.erase(std::unique(seed_hashes.begin(), seed_hashes.end()), seed_hashes.end());
+
+  text::TokenizedShare& available = corpora.available;
+  std::uint64_t flagged = 0;
+  if (!seed_hashes.empty())
+    for (std::size_t i = 0; i < available.size(); ++i) {
+      const std::uint32_t length = line_length(available, i, side);
+      if ((available.flags[i] & text::bad_line) || length == 0 || length > length_cap) continue;  // junk stays junk
+      if (std::binary_search(seed_hashes.begin(), seed_hashes.end(), line_hash(available, i, side))) {
+        available.flags[i] |= text::in_seed;
+        ++flagged;
+      }
+    }
+  return mpi::sum_all(comm, flagged);
 }
 
 std::uint64_t lines_fingerprint(const text::TokenizedShare& share) {

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # The slurm/ job scripts on a real local SLURM (scripts/slurm-local): score,
 # the sweep array with its collect job, and select, each with 2 tasks, give the
-# same HDF5 as direct mpirun runs; a select job past its time limit checkpoints,
-# requeues itself and finishes with the uninterrupted result.
+# same HDF5 as direct mpirun runs; sweep tasks are named after their config or
+# threshold set and a rerun skips the finished ones; nightly seeds each night
+# with everything selected before and skips AVAIL lines already in the seed; a
+# select job past its time limit checkpoints, requeues itself and finishes
+# with the uninterrupted result.
 # Needs root and Debian's slurm-wlm (scripts/install-deps.sh); skipped otherwise.
 source "$(dirname "$0")/lib.sh"
 [ "$(id -u)" -eq 0 ] && command -v slurmctld >/dev/null || { echo "skipped: needs root and slurm-wlm"; exit 77; }
@@ -60,7 +63,7 @@ shards = 3
 output = "$WORK/score-slurm.h5"
 TOML
 for name in a b; do
-  cat >sweep-$name.toml <<TOML
+  cat >$name.toml <<TOML
 input = ["$WORK/corpus.tsv"]
 score-col = 3
 reference = "$WORK/reference.tsv"
@@ -82,17 +85,44 @@ run_mpi 2 score --config score.toml --output score-direct.h5 >/dev/null 2>&1
 "$PY" "$HERE/compare_h5.py" score-direct.h5 score-slurm.h5 || fail "score.sbatch differs from mpirun"
 echo "ok: score.sbatch"
 
-# sweep.sbatch: an array of two configs and the collect job
-collect=$(bash "$REPO/slurm/submit-sweep.sh" "$WORK/sweeps" sweep-a.toml sweep-b.toml -- --chdir="$WORK" --ntasks=2)
+# sweep.sbatch: an array of two configs and the collect job; tasks, logs and
+# table rows are named after the configs.
+collect=$(bash "$REPO/slurm/submit-sweep.sh" "$WORK/sweeps" a.toml b.toml -- --chdir="$WORK" --ntasks=2)
 wait_for "$collect"
-for i in 0 1; do
-  config=$([ $i = 0 ] && echo sweep-a.toml || echo sweep-b.toml)
-  run_mpi 2 sweep --config "$config" --output "sweep-direct-$i.h5" >/dev/null 2>&1
-  "$PY" "$HERE/compare_h5.py" "sweep-direct-$i.h5" "sweeps/sweep-$i.h5" || fail "sweep task $i differs from mpirun"
+for name in a b; do
+  run_mpi 2 sweep --config "$name.toml" --output "sweep-direct-$name.h5" >/dev/null 2>&1
+  "$PY" "$HERE/compare_h5.py" "sweep-direct-$name.h5" "sweeps/sweep-$name.h5" || fail "sweep task $name differs from mpirun"
+  [ -e "sweeps/sweep-$name.done" ] || fail "no completion marker for $name"
+  grep -q "TD-CONE" "sweeps/sweep-$name.log" || fail "sweeps/sweep-$name.log lacks the run's summary"
 done
 [ "$(wc -l <sweeps/sweep-table.tsv)" -eq 6 ] || fail "sweep table: $(cat sweeps/sweep-table.tsv)"
-head -1 sweeps/sweep-table.tsv | grep -q "^job	threshold	n_pairs	n_sampled	tdcone" || fail "sweep table header"
-echo "ok: sweep.sbatch array + collect"
+head -1 sweeps/sweep-table.tsv | grep -q "^config	threshold	n_pairs	n_sampled	tdcone" || fail "sweep table header"
+[ "$(cut -f1 sweeps/sweep-table.tsv | tail -n +2 | tr '\n' ' ')" = "a a a b b " ] || fail "table rows: $(cat sweeps/sweep-table.tsv)"
+echo "ok: sweep.sbatch array + collect, named after the configs"
+
+# Submitted again: both tasks are done and skipped; with b changed, b runs again.
+touch -d '2000-01-01' sweeps/sweep-a.h5 sweeps/sweep-b.h5
+collect=$(bash "$REPO/slurm/submit-sweep.sh" "$WORK/sweeps" a.toml b.toml -- --chdir="$WORK" --ntasks=2)
+wait_for "$collect"
+[ "$(stat -c %Y sweeps/sweep-a.h5)" = "$(stat -c %Y sweeps/sweep-b.h5)" ] && [ "$(date -r sweeps/sweep-a.h5 +%Y)" = 2000 ] \
+  || fail "a rerun ran finished tasks again"
+grep -l "sweep a: already done" tdcone-sweep-*.log >/dev/null || fail "no 'already done' for a"
+[ "$(wc -l <sweeps/sweep-table.tsv)" -eq 6 ] || fail "sweep table after the rerun"
+sed -i 's/^thresholds = .*/thresholds = [0.5, 0.7, 0.9]/' b.toml
+collect=$(bash "$REPO/slurm/submit-sweep.sh" "$WORK/sweeps" a.toml b.toml -- --chdir="$WORK" --ntasks=2)
+wait_for "$collect"
+[ "$(date -r sweeps/sweep-a.h5 +%Y)" = 2000 ] && [ "$(date -r sweeps/sweep-b.h5 +%Y)" != 2000 ] \
+  || fail "a changed config did not rerun (only) its task"
+[ "$(wc -l <sweeps/sweep-table.tsv)" -eq 7 ] || fail "sweep table after b changed: $(cat sweeps/sweep-table.tsv)"
+echo "ok: a rerun skips finished tasks and reruns a changed config"
+
+# Threshold sets of one config: tasks named after the thresholds.
+collect=$(THRESHOLD_SETS="0.4,0.6;0.8" bash "$REPO/slurm/submit-sweep.sh" "$WORK/sets" a.toml -- --chdir="$WORK" --ntasks=2)
+wait_for "$collect"
+[ -e sets/sweep-t0.4_0.6.h5 ] && [ -e sets/sweep-t0.8.h5 ] && [ -s sets/sweep-t0.8.log ] || fail "threshold-set names: $(ls sets)"
+[ "$(cut -f1,2 sets/sweep-table.tsv | tail -n +2 | tr '\t\n' ': ')" = "t0.4_0.6:0.4 t0.4_0.6:0.6 t0.8:0.8 " ] \
+  || fail "threshold-set table: $(cat sets/sweep-table.tsv)"
+echo "ok: threshold sets named t0.4_0.6 and t0.8"
 
 # select.sbatch
 job=$(sbatch --parsable --ntasks=2 --chdir="$WORK" "$REPO/slurm/select.sbatch" select.toml)
@@ -101,37 +131,67 @@ run_mpi 2 select --config select.toml --output select-direct.h5 >/dev/null 2>&1
 "$PY" "$HERE/compare_h5.py" select-direct.h5 select-slurm.h5 || fail "select.sbatch differs from mpirun"
 echo "ok: select.sbatch"
 
-# nightly.sbatch, two nights: the second seeds from the first's selection,
-# moves `latest` and, keeping one night, prunes the first.
+# nightly.sbatch, three nights of a growing corpus: each seeds from the seed
+# and the selection of the night before, skips the AVAIL lines already in it,
+# moves `latest` and, keeping one night, prunes the one before.
 cat >nightly.toml <<TOML
 representative = ["$WORK/reference.tsv"]
 available = ["$WORK/corpus.tsv"]
 side = "tgt"
 TOML
-for night in 2026-01-01 2026-01-02; do
-  job=$(NIGHT=$night TDCONE_REPO=$REPO sbatch --parsable --ntasks=2 --chdir="$WORK" "$REPO/slurm/nightly.sbatch" nightly.toml "$WORK/nightly" 1)
+declare -A seed_lines=() selected_lines=() skipped=()
+# AVAIL grows by 10,000 lines a night.
+grown=20000
+for night in 2026-01-01 2026-01-02 2026-01-03; do
+  if [ "$night" != 2026-01-01 ]; then
+    "$TDCONE" synth --pairs 10000 --seed 31 --vocabulary 4000 --first-pair "$grown" --output more.tsv --force >/dev/null 2>&1
+    cat more.tsv >>corpus.tsv
+    grown=$((grown + 10000))
+  fi
+  job=$(NIGHT=$night sbatch --parsable --ntasks=2 --chdir="$WORK" "$REPO/slurm/nightly.sbatch" nightly.toml "$WORK/nightly" 1)
   wait_for "$job"
   grep -q "^nightly: $WORK/nightly/$night (latest)" "tdcone-nightly-$job.log" || { tail "tdcone-nightly-$job.log"; fail "night $night"; }
+  seed_lines[$night]=0
+  [ ! -e "nightly/$night/seed.txt" ] || seed_lines[$night]=$(wc -l <"nightly/$night/seed.txt")
+  selected_lines[$night]=$(wc -l <"nightly/$night/selected.txt")
+  skipped[$night]=$(sed -n 's/^nightly: \([0-9]*\) AVAIL lines already in the seed: skipped$/\1/p' "tdcone-nightly-$job.log")
+  [ -n "${skipped[$night]}" ] || { tail "tdcone-nightly-$job.log"; fail "night $night logs no skipped count"; }
+  if [ "$night" = 2026-01-02 ]; then
+    cp nightly/2026-01-02/selection.h5 night2.h5
+    cp nightly/2026-01-02/seed.txt night2-seed.txt
+  fi
 done
-[ "$(readlink nightly/latest)" = 2026-01-02 ] || fail "latest is $(readlink nightly/latest)"
-[ ! -e nightly/2026-01-01 ] || fail "the older night was not pruned"
-[ -s nightly/2026-01-02/seed.txt ] || fail "no seed corpus from the first night"
-"$PY" - nightly/2026-01-02 <<'PY' || fail "second night"
+[ "${seed_lines[2026-01-01]}" -eq 0 ] && [ "${skipped[2026-01-01]}" -eq 0 ] || fail "the first night had a seed"
+[ "${seed_lines[2026-01-02]}" -eq "${selected_lines[2026-01-01]}" ] || fail "night 2's seed is not night 1's selection"
+[ "${seed_lines[2026-01-03]}" -eq $(( ${seed_lines[2026-01-02]} + ${selected_lines[2026-01-02]} )) ] \
+  || fail "night 3's seed is not night 2's seed and selection"
+[ "${skipped[2026-01-02]}" -ge "${seed_lines[2026-01-02]}" ] && [ "${skipped[2026-01-03]}" -ge "${seed_lines[2026-01-03]}" ] \
+  || fail "AVAIL lines in the seed not skipped: ${skipped[*]} of ${seed_lines[*]}"
+[ "$(readlink nightly/latest)" = 2026-01-03 ] || fail "latest is $(readlink nightly/latest)"
+[ ! -e nightly/2026-01-02 ] || fail "the older night was not pruned"
+"$PY" - night2.h5 night2-seed.txt "${skipped[2026-01-02]}" <<'PY' || fail "second night"
 import sys, h5py, tomllib
-night = sys.argv[1]
-with h5py.File(f"{night}/selection.h5", "r") as f:
+path, seed_path, skipped = sys.argv[1], sys.argv[2], int(sys.argv[3])
+with h5py.File(path, "r") as f:
     config = f.attrs["config"]
     config = tomllib.loads(config.decode() if isinstance(config, bytes) else config)
-    assert config["seed-corpus"][0].endswith(f"{night}/seed.txt"), config["seed-corpus"]
+    assert config["seed-corpus"][0].endswith("2026-01-02/seed.txt"), config["seed-corpus"]
     flags = f["selection/flags"][()]
+    ids = f["selection/pair_id"][()]
     stop = int(f["selection"].attrs["stop_rank"])
     assert stop > 0 and not (flags[:stop] & 4).any() and (flags[stop:] & 4).all()
-seeds = [line for line in open(f"{night}/seed.txt")]
-corpus = set(open("corpus.tsv"))
+    assert int(((flags & 8) != 0).sum()) == skipped == int(f["selection"].attrs["in_seed"]), "flags 8 = the skipped count"
+seeds = [line for line in open(seed_path)]
+corpus_lines = open("corpus.tsv").readlines()
+corpus = set(corpus_lines)
 assert seeds and all(line in corpus for line in seeds), "seed lines are verbatim corpus lines"
+seed_text = {line.split("\t")[1] for line in seeds}
+chosen = [corpus_lines[i].split("\t")[1] for i in ids[:stop]]
+assert not seed_text & set(chosen), "a line of the seed selected again"
 
 PY
-echo "ok: nightly.sbatch seeds from the last night's selected lines, moves latest and prunes"
+echo "ok: nightly.sbatch seeds from all lines selected before (seeds ${seed_lines[2026-01-01]}, ${seed_lines[2026-01-02]}," \
+  "${seed_lines[2026-01-03]} lines), skips them in AVAIL (${skipped[2026-01-02]}, ${skipped[2026-01-03]}), moves latest and prunes"
 
 # The requeue path: a one-minute limit with the warning signal due at once.
 # SLURM checks signal deadlines every 30 s, so a run is warned within 30 s of

@@ -5,6 +5,7 @@
 
 #include <boost/mpi/communicator.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 #include "tdcone/select/corpora.hpp"
@@ -19,12 +20,14 @@ struct Ranking {
   Statistics stats;
   Selection selection;
   std::vector<std::size_t> junk;
+  std::uint64_t in_seed = 0;       // AVAIL lines flagged 8 (with skip_seed)
+  std::vector<std::uint8_t> flags;  // the AVAIL share's flags
   std::string word(std::size_t rank) const { return stats.lexicon[selection.ranked[rank].root_word]; }
 };
 
 // Selects among one-sentence-per-line texts on one rank, as `tdcone select` does.
 Ranking select_texts(const std::string& repr, const std::string& avail, CynicalOptions options = {},
-                 const std::string& seed = "") {
+                 const std::string& seed = "", bool skip_seed = false) {
   test_support::TempDir dir("tdcone_select_test");
   const bmpi::communicator self(MPI_COMM_SELF, bmpi::comm_attach);
   text::ReadOptions read;
@@ -39,6 +42,8 @@ Ranking select_texts(const std::string& repr, const std::string& avail, CynicalO
   corpora.available = load("avail.txt", avail);
   if (!seed.empty()) corpora.seed = load("seed.txt", seed);
   Ranking run;
+  if (skip_seed) run.in_seed = flag_seed_lines(self, corpora, Side::src, options.length_cap);
+  run.flags = corpora.available.flags;
   std::vector<std::uint32_t> lexicon_id;
   run.stats = gather_statistics(self, corpora, Side::src, lexicon_id);
   const auto lines = available_lines(corpora.available, Side::src, lexicon_id, options.length_cap, run.junk);
@@ -149,6 +154,44 @@ TEST(SelectTest, SeedCorpusStartsTheModel) {
   const double expected = std::log(2.05) - (0.5 * std::log(1.01) + 0.25 * std::log(1.01) + 0.25 * std::log(0.01));
   EXPECT_NEAR(run.selection.h_initial, expected, 1e-12);
   EXPECT_EQ(run.word(0), "c");  // a and b are no longer the most wanted
+}
+
+TEST(SelectTest, AvailLinesAlreadyInTheSeedAreFlaggedAndNotRanked) {
+  CynicalOptions options;
+  options.mincount = 1;
+  options.length_cap = 3;
+  // AVAIL: "a b" twice (in SEED), "c c d" (not: SEED has "c d c"), "a b c d" (in SEED but junk: over the cap),
+  // "a  b" (other bytes, same tokens: not the same text), "e".
+  const std::string avail = "a b\nc c d\na b\na b c d\na  b\ne\n";
+  const Ranking run = select_texts("a b\na c\n", avail, options, "a b\nc d c\na b c d\n", true);
+  EXPECT_EQ(run.in_seed, 2u);
+  EXPECT_EQ(run.flags, (std::vector<std::uint8_t>{text::in_seed, 0, text::in_seed, 0, 0, 0}));
+  EXPECT_EQ(run.junk, (std::vector<std::size_t>{0, 2, 3}));
+  std::vector<std::uint64_t> ranked;
+  for (const RankedLine& r : run.selection.ranked) ranked.push_back(r.pair_id);
+  std::sort(ranked.begin(), ranked.end());
+  EXPECT_EQ(ranked, (std::vector<std::uint64_t>{1, 4, 5}));
+
+  // The same ranking, statistics and entropies as without those lines in AVAIL.
+  const Ranking without = select_texts("a b\na c\n", "c c d\na b c d\na  b\ne\n", options, "a b\nc d c\na b c d\n");
+  const std::uint64_t pair_of[] = {1, 3, 4, 5};  // line k of `without` is AVAIL line pair_of[k]
+  ASSERT_EQ(run.selection.ranked.size(), without.selection.ranked.size());
+  EXPECT_EQ(run.stats.available, without.stats.available);
+  EXPECT_EQ(run.stats.unadapted, without.stats.unadapted);
+  EXPECT_EQ(run.stats.lexicon, without.stats.lexicon);
+  EXPECT_EQ(run.selection.h_initial, without.selection.h_initial);
+  EXPECT_EQ(run.selection.stop_rank, without.selection.stop_rank);
+  for (std::size_t k = 0; k < run.selection.ranked.size(); ++k) {
+    EXPECT_EQ(run.selection.ranked[k].pair_id, pair_of[without.selection.ranked[k].pair_id]);
+    EXPECT_EQ(run.selection.ranked[k].cross_entropy, without.selection.ranked[k].cross_entropy);
+    EXPECT_EQ(run.selection.ranked[k].delta_h, without.selection.ranked[k].delta_h);
+  }
+}
+
+TEST(SelectTest, WithoutASeedNothingIsFlagged) {
+  const Ranking run = select_texts("a b\n", "a b\nb\n", {}, "", true);
+  EXPECT_EQ(run.in_seed, 0u);
+  EXPECT_EQ(run.flags, (std::vector<std::uint8_t>{0, 0}));
 }
 
 }  // namespace

@@ -95,6 +95,7 @@ struct SelectOptions {
   bool keep_boring = true;
   bool batch = true;
   std::uint32_t length_cap = 100;
+  bool skip_seed_lines = true;     // AVAIL lines whose text is a SEED line are not selectable (flags 8)
   bool stop = false;
   std::string checkpoint;          // default: the output path + ".ckpt"
   bool resume = false;

@@ -24,8 +24,20 @@ struct Corpora {
 Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora& corpora, Side side,
                              std::vector<std::uint32_t>& lexicon_id);
 
+/// Flags (text::in_seed, bit 8) every AVAIL line of this rank that would be
+/// selectable (not bad, 1 to `length_cap` tokens) and whose text on `side` is
+/// a SEED line's: the same bytes after parsing (64-bit XXH3 of the field's
+/// text; `both`: of both fields). Every rank learns every SEED line's hash, so
+/// the flags do not depend on the number of ranks. Flagged lines count as if
+/// they were not in AVAIL: not in C_A, nor in UNAD when it defaults to AVAIL,
+/// and never selected. Returns how many lines were flagged over all ranks.
+/// Collective; call it before gather_statistics.
+std::uint64_t flag_seed_lines(const boost::mpi::communicator& comm, Corpora& corpora, Side side,
+                              std::uint32_t length_cap);
+
 /// The AVAIL lines of this rank that can be selected; `junk` gets the other
-/// lines' positions in the share (no tokens, over the length cap, or bad).
+/// lines' positions in the share (no tokens, over the length cap, bad, or
+/// flagged text::in_seed by flag_seed_lines).
 AvailableLines available_lines(const text::TokenizedShare& available, Side side,
                                const std::vector<std::uint32_t>& lexicon_id, std::uint32_t length_cap,
                                std::vector<std::size_t>& junk);

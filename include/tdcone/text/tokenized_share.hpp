@@ -16,7 +16,7 @@
 namespace tdcone::text {
 
 /// `flags` bits of SPEC §8.
-enum PairFlag : std::uint8_t { bad_line = 1, junk = 2, not_selected = 4 };
+enum PairFlag : std::uint8_t { bad_line = 1, junk = 2, not_selected = 4, in_seed = 8 };
 
 struct ReadOptions {
   io::FieldSpec fields;
