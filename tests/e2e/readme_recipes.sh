@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# The README's everyday recipes, run as they are written there (the block
+# between <!-- recipes --> and <!-- /recipes -->), so the README cannot drift
+# from the program: scores as JSON lines with the text, the best selected
+# lines as text, and a pandas DataFrame with the text.
+source "$(dirname "$0")/lib.sh"
+README="$HERE/../../README.md"
+cd "$WORK"
+
+# The files the recipes name: a Twitter-shaped corpus and an in-domain set.
+"$TDCONE" synth --pairs 4000 --output corpus.tsv 2>/dev/null || fail "synth corpus"
+"$TDCONE" synth --pairs 400 --seed 7 --output - 2>/dev/null | cut -f2 > in-domain.txt
+
+# `tdcone` and Debian's python3 (with h5py and pandas) first on PATH, as for a user.
+mkdir bin
+ln -s "$TDCONE" bin/tdcone
+ln -s "$PY" bin/python3
+export PATH="$WORK/bin:$PATH" PYTHONPATH="$HERE/../../scripts"
+
+awk '/^<!-- recipes -->/{on=1; next} /^<!-- \/recipes -->/{on=0} on' "$README" | sed 's/^    //' > recipes.sh
+grep -q 'tdcone export' recipes.sh || fail "no recipes block in README.md"
+bash -euo pipefail recipes.sh > recipes.out 2> recipes.err || { cat recipes.err; fail "the README recipes"; }
+
+# 1. One JSON object per input line, with the text verbatim, NaN as null.
+"$PY" - corpus.tsv scores.jsonl <<'PY' || fail "recipe 1: scores.jsonl"
+import json, sys
+lines = open(sys.argv[1], encoding="utf-8").read().split("\n")[:-1]
+rows = [json.loads(l) for l in open(sys.argv[2], encoding="utf-8")]
+assert len(rows) == len(lines), (len(rows), len(lines))
+for row, line in zip(rows, lines):
+    fields = line.split("\t")
+    if row["flags"] & 1:
+        assert row["tdcone"] is None and row["src"] is None and row["raw"] == line, row
+    else:
+        assert (row["src"], row["tgt"]) == (fields[0], fields[1]), (row, fields)
+PY
+
+# 2. The best selected lines: lines of the corpus, verbatim, in rank order.
+"$PY" - corpus.tsv sel.h5 best.tsv <<'PY' || fail "recipe 2: best.tsv"
+import sys
+import h5py
+lines = open(sys.argv[1], "rb").read().split(b"\n")[:-1]
+s = h5py.File(sys.argv[2], "r")["selection"]
+selected = [int(p) for p, f, r in zip(s["pair_id"][()], s["flags"][()], s["rank"][()])
+            if f == 0 and r <= s.attrs["stop_rank"]]
+best = open(sys.argv[3], "rb").read().split(b"\n")[:-1]
+assert len(best) == min(1000, len(selected)) > 0, (len(best), len(selected))
+assert best == [lines[p] for p in selected[:len(best)]]
+PY
+
+# 3. The DataFrame: one row per input line, text joined by pair_id.
+grep -q 'pair_id' recipes.out || { cat recipes.out; fail "recipe 3 printed no frame"; }
+grep -q 'rows' recipes.out || { cat recipes.out; fail "recipe 3 printed no row count"; }
+grep -q "^4000 rows" recipes.out || { cat recipes.out; fail "recipe 3: not one row per input line"; }
+echo "ok: the README recipes run and give what they say"
