@@ -21,7 +21,7 @@ constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
 
 void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
   if (input != "none") {
-    auto* option = o.add("input", inputs, "Corpus files or globs, in order (plain text or zstd, detected from the content)");
+    auto* option = o.add("input", inputs, "Corpus files or globs, in order (plain text, or zstd, gzip, xz or bzip2 compressed: detected from the content)");
     if (input == "required") option->required();
   }
   o.add("format", format, "Corpus format", one_of({"tsv", "jsonl"}));
@@ -87,7 +87,7 @@ h5::Compression OutputOptions::compression_kind() const {
 
 void EngineOptions::add_to(OptionSet& o) {
   o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings", one_of({"uniform", "static"}));
-  o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or zstd) for --align static");
+  o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed) for --align static");
   o.add("memory", memory,
         "Memory per rank (e.g. 1500M, 4G): bounds the exchange buffers; a run whose share of the alignment matrix "
         "cannot fit stops early and says how many ranks or how much --memory it needs (default: 80% of the node's "

@@ -1,5 +1,6 @@
 #pragma once
-// Streams the lines owned by one segment, decompressing zstd on the fly.
+// Streams the lines owned by one segment, decompressing zstd, gzip, xz or
+// bzip2 on the fly.
 // Lines end at "\n", "\r\n" or a lone "\r" (files from Unix, Windows and old
 // Mac tools read alike); a UTF-8 byte order mark at a file's start is dropped.
 #include <cstdint>
@@ -18,7 +19,7 @@ struct Line {
 class LineReader {
  public:
   /// Opens `file` for the lines of `segment`. Throws IoError on read errors
-  /// or corrupt zstd data (message names the file).
+  /// or corrupt or truncated compressed data ("PATH: corrupt gzip data: ...").
   LineReader(const InputFile& file, const Segment& segment, std::uint64_t max_line_bytes);
   ~LineReader();
   LineReader(const LineReader&) = delete;
