@@ -53,8 +53,9 @@ class ZstdDecoder final : public Decoder {
       const std::size_t in_before = zin.pos, out_before = zout.pos;
       const std::size_t ret = ZSTD_decompressStream(dctx_, &zout, &zin);
       if (ZSTD_isError(ret)) throw_corrupt(path_, "zstd", ZSTD_getErrorName(ret));
+      if (zin.pos == in_before && zout.pos == out_before) break;  // (then ret hints at a next frame: not kept)
       hint_ = ret;
-      if (zout.pos == zout.size || (zin.pos == in_before && zout.pos == out_before)) break;
+      if (zout.pos == zout.size) break;
     }
     in.pos = zin.pos;
     out.pos = zout.pos;
