@@ -21,8 +21,15 @@ constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
 
 void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
   if (input != "none") {
-    auto* option = o.add("input", inputs, "Corpus files or globs, in order (plain text, or zstd, gzip, xz or bzip2 compressed: detected from the content)");
-    if (input == "required") option->required();
+    o.add("input", inputs,
+          "Corpus files or globs, in order (plain text, or zstd, gzip, xz or bzip2 compressed: detected from the "
+          "content)" + std::string(input == "required" ? "; or give --src-file and --tgt-file" : ""));
+    o.add("src-file", src_files,
+          "Instead of --input, a parallel corpus in two sets of files: the input side, a whole line a pair (files "
+          "or globs, in order; any compression)");
+    o.add("tgt-file", tgt_files,
+          "With --src-file: the output side; line k of its i-th file pairs with line k of the i-th --src-file "
+          "(as many files, each with as many lines)");
   }
   o.add("format", format, "Corpus format", one_of({"tsv", "jsonl"}));
   o.add("src-col", src_col, "TSV: 1-based column of the input side", column_number(false));
@@ -40,6 +47,29 @@ void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
   o.add("on-bad-line", on_bad_line, "skip: flag bad lines and go on; fail: stop at the first one",
         one_of({"skip", "fail"}));
   o.add("max-line-bytes", max_line_bytes, "Lines longer than this are bad lines", whole_number(1, kMaxLineBytes));
+}
+
+void CorpusOptions::check_sources() const {
+  if (!parallel()) {
+    if (inputs.empty()) throw UsageError("no corpus: give --input FILE..., or --src-file FILE... with --tgt-file FILE...");
+    return;
+  }
+  if (!inputs.empty())
+    throw UsageError("--input and --src-file/--tgt-file both name a corpus: give one or the other");
+  if (src_files.empty() || tgt_files.empty())
+    throw UsageError(src_files.empty() ? "--tgt-file needs --src-file (the input side of its lines)"
+                                       : "--src-file needs --tgt-file (the output side of its lines)");
+  const auto refuse = [](const std::string& option) {
+    throw UsageError(cat(option, " does not apply to --src-file/--tgt-file: their lines are whole sides (no columns, "
+                         "fields, score or id); paste them into one TSV for that"));
+  };
+  if (format != "tsv") refuse("--format " + format);
+  if (src_col != 1) refuse("--src-col");
+  if (tgt_col != 2) refuse("--tgt-col");
+  if (score_col != 0) refuse("--score-col");
+  if (id_col != 0) refuse("--id-col");
+  if (!score_field.empty()) refuse("--score-field");
+  if (!id_field.empty()) refuse("--id-field");
 }
 
 text::ReadOptions CorpusOptions::read_options() const {

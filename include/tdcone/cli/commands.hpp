@@ -15,6 +15,9 @@ namespace tdcone::cli {
 /// Which corpus, how to read and tokenize it (SPEC §2).
 struct CorpusOptions {
   std::vector<std::string> inputs;
+  // A parallel two-file corpus instead of --input: line k of src file i and
+  // line k of tgt file i make a pair (io/parallel_files.hpp).
+  std::vector<std::string> src_files, tgt_files;
   std::string format = "tsv";
   int src_col = 1, tgt_col = 2, score_col = 0, id_col = 0;
   std::string src_field = "src", tgt_field = "tgt", score_field, id_field;
@@ -24,8 +27,16 @@ struct CorpusOptions {
   std::string on_bad_line = "skip";
   std::uint64_t max_line_bytes = 1 << 20;
 
-  /// `input`: "required", "optional" or "none" (commands with their own input options).
+  /// `input`: "required", "optional" or "none" (commands with their own input
+  /// options). "required": --input, or --src-file with --tgt-file (checked by
+  /// check_sources, not by the parser).
   void add_to(OptionSet& options, const std::string& input);
+  /// The corpus is --src-file/--tgt-file, not --input.
+  bool parallel() const { return !src_files.empty() || !tgt_files.empty(); }
+  /// Throws UsageError unless exactly one of --input and --src-file with
+  /// --tgt-file names the corpus, and, for the two-file form, no option for
+  /// columns or fields is given (its lines are whole sides: no score, no id).
+  void check_sources() const;
   text::ReadOptions read_options() const;
   /// As selection reads a line of `side` ("src", "tgt" or "both"): a one-sided
   /// line is its one column (or field) read as both sides, so a file of one
