@@ -175,8 +175,17 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add("available", s.available, "AVAIL: the corpus to rank (files or globs); sharded over ranks")->required();
   o.add("unadapted", s.unadapted, "UNAD: the general-domain corpus of the word ratios (default: AVAIL)");
   o.add("seed-corpus", s.seed_corpus, "SEED: text already selected; the model starts from it (default: empty)");
-  o.add("side", s.side, "For pair files: the line is the src text, the tgt text, or both (src tokens then tgt tokens)",
+  o.add("side", s.side,
+        "Which text of an AVAIL pair is the line: src, tgt, or both (src tokens then tgt tokens); also of REPR, UNAD "
+        "and SEED when they hold pairs (see --representative-side)",
         one_of({"src", "tgt", "both"}));
+  const std::string per_input =
+      ": src, tgt, both, line (the whole line, for a file of one sentence per line) or auto: line when its first "
+      "non-empty line has one column (TSV: no tab; JSONL: not a JSON object), else --side";
+  o.add("representative-side", s.representative_side, "Which text of a REPR line is the line" + per_input,
+        one_of({"auto", "src", "tgt", "both", "line"}));
+  o.add("unadapted-side", s.unadapted_side, "The same for UNAD", one_of({"auto", "src", "tgt", "both", "line"}));
+  o.add("seed-side", s.seed_side, "The same for SEED", one_of({"auto", "src", "tgt", "both", "line"}));
   s.corpus.add_to(o, "none");
   o.add("mincount", s.mincount, "Words seen fewer times in both REPR and UNAD are not selectable",
         whole_number(0, kAnyCount));

@@ -1,5 +1,7 @@
 #include "tdcone/io/line_reader.hpp"
 
+#include <sys/stat.h>
+
 #include <zstd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -387,6 +389,27 @@ bool LineReader::next(Line& line) { return impl_->next(line); }
 
 std::uint64_t LineReader::bytes_consumed() const {
   return impl_->finished ? impl_->segment_bytes : impl_->source->consumed();
+}
+
+}  // namespace tdcone::io
+
+namespace tdcone::io {
+
+std::optional<std::string> first_nonempty_line(const std::vector<InputFile>& files, std::uint64_t max_line_bytes) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const InputFile& file = files[i];
+    struct stat st;
+    if (file.stream && (::stat(file.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))) return std::nullopt;
+    Segment whole{i, 0, 1};  // a stream's, or a gzip/xz/bzip2 file's
+    if (!file.stream && file.compression == Compression::none) whole.end = file.size;
+    if (!file.stream && file.compression == Compression::zstd) whole.end = file.frame_offsets.size() - 1;
+    LineReader reader(file, whole, max_line_bytes);
+    for (Line line; reader.next(line);) {
+      if (line.too_long) return std::nullopt;
+      if (!line.text.empty()) return std::string(line.text);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace tdcone::io

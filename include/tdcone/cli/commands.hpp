@@ -94,7 +94,10 @@ struct SweepOptions {
 
 struct SelectOptions {
   std::vector<std::string> representative, available, unadapted, seed_corpus;
-  std::string side = "src";
+  std::string side = "src";  // AVAIL's (and, by default, the others' when they hold pairs)
+  // REPR, UNAD, SEED: src, tgt, both, line (the whole line), or auto: line
+  // when the input's first non-empty line has one column, else --side.
+  std::string representative_side = "auto", unadapted_side = "auto", seed_side = "auto";
   CorpusOptions corpus;  // format and tokenization (its --input is not used)
   std::uint64_t mincount = 3;
   bool keep_boring = true;

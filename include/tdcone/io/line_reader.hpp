@@ -5,7 +5,10 @@
 // Mac tools read alike); a UTF-8 byte order mark at a file's start is dropped.
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "tdcone/io/input_files.hpp"
 
@@ -36,5 +39,11 @@ class LineReader {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// The first line that is not empty of `files` read in order from their start
+/// (a peek, the same whatever the number of ranks), or nullopt when there is
+/// none, when a pipe or FIFO comes first (it cannot be read twice), or when
+/// that line is over `max_line_bytes`. Throws IoError like LineReader.
+std::optional<std::string> first_nonempty_line(const std::vector<InputFile>& files, std::uint64_t max_line_bytes);
 
 }  // namespace tdcone::io
