@@ -20,9 +20,16 @@ constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
 }  // namespace
 
 void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
-  if (input == "required" || input == "optional") {
-    auto* option = o.add("input", inputs, "Corpus files or globs, in order (plain text or zstd, detected from the content)");
-    if (input == "required") option->required();
+  if (input == "required") {
+    o.add("input", inputs,
+          "Corpus files or globs, in order (plain text, or zstd, gzip, xz or bzip2 compressed: detected from the "
+          "content)" + std::string(input == "required" ? "; or give --src-file and --tgt-file" : ""));
+    o.add("src-file", src_files,
+          "Instead of --input, a parallel corpus in two sets of files: the input side, a whole line a pair (files "
+          "or globs, in order; any compression)");
+    o.add("tgt-file", tgt_files,
+          "With --src-file: the output side; line k of its i-th file pairs with line k of the i-th --src-file "
+          "(as many files, each with as many lines)");
   }
   const bool pairs = input != "lines";  // selection reads lines: no score, id or direction
   o.add("format", format, "Corpus format", one_of({"tsv", "jsonl"}));
@@ -55,6 +62,29 @@ BadLinePolicy CorpusOptions::bad_line_policy() const {
                     ? "--format (jsonl here: one JSON object a line) and --src-field/--tgt-field/--score-field/--id-field"
                     : "--format (tsv here: tab-separated columns) and --src-col/--tgt-col/--score-col/--id-col";
   return policy;
+}
+
+void CorpusOptions::check_sources() const {
+  if (!parallel()) {
+    if (inputs.empty()) throw UsageError("no corpus: give --input FILE..., or --src-file FILE... with --tgt-file FILE...");
+    return;
+  }
+  if (!inputs.empty())
+    throw UsageError("--input and --src-file/--tgt-file both name a corpus: give one or the other");
+  if (src_files.empty() || tgt_files.empty())
+    throw UsageError(src_files.empty() ? "--tgt-file needs --src-file (the input side of its lines)"
+                                       : "--src-file needs --tgt-file (the output side of its lines)");
+  const auto refuse = [](const std::string& option) {
+    throw UsageError(cat(option, " does not apply to --src-file/--tgt-file: their lines are whole sides (no columns, "
+                         "fields, score or id); paste them into one TSV for that"));
+  };
+  if (format != "tsv") refuse("--format " + format);
+  if (src_col != 1) refuse("--src-col");
+  if (tgt_col != 2) refuse("--tgt-col");
+  if (score_col != 0) refuse("--score-col");
+  if (id_col != 0) refuse("--id-col");
+  if (!score_field.empty()) refuse("--score-field");
+  if (!id_field.empty()) refuse("--id-field");
 }
 
 text::ReadOptions CorpusOptions::read_options() const {
@@ -102,7 +132,7 @@ h5::Compression OutputOptions::compression_kind() const {
 
 void EngineOptions::add_to(OptionSet& o) {
   o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings", one_of({"uniform", "static"}));
-  o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or zstd) for --align static");
+  o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed) for --align static");
   o.add("memory", memory,
         "Memory per rank (e.g. 1500M, 4G): bounds the exchange buffers; a run whose share of the alignment matrix "
         "cannot fit stops early and says how many ranks or how much --memory it needs (default: 80% of the node's "
@@ -186,8 +216,17 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add("available", s.available, "AVAIL: the corpus to rank (files or globs); sharded over ranks")->required();
   o.add("unadapted", s.unadapted, "UNAD: the general-domain corpus of the word ratios (default: AVAIL)");
   o.add("seed-corpus", s.seed_corpus, "SEED: text already selected; the model starts from it (default: empty)");
-  o.add("side", s.side, "For pair files: the line is the src text, the tgt text, or both (src tokens then tgt tokens)",
+  o.add("side", s.side,
+        "Which text of an AVAIL pair is the line: src, tgt, or both (src tokens then tgt tokens); also of REPR, UNAD "
+        "and SEED when they hold pairs (see --representative-side)",
         one_of({"src", "tgt", "both"}));
+  const std::string per_input =
+      ": src, tgt, both, line (the whole line, for a file of one sentence per line) or auto: line when its first "
+      "non-empty line has one column (TSV: no tab; JSONL: not a JSON object), else --side";
+  o.add("representative-side", s.representative_side, "Which text of a REPR line is the line" + per_input,
+        one_of({"auto", "src", "tgt", "both", "line"}));
+  o.add("unadapted-side", s.unadapted_side, "The same for UNAD", one_of({"auto", "src", "tgt", "both", "line"}));
+  o.add("seed-side", s.seed_side, "The same for SEED", one_of({"auto", "src", "tgt", "both", "line"}));
   s.corpus.add_to(o, "lines");
   o.add("mincount", s.mincount, "Words seen fewer times in both REPR and UNAD are not selectable",
         whole_number(0, kAnyCount));

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "tdcone/io/parallel_files.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/read_stage.hpp"
@@ -18,11 +19,19 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
   std::vector<io::InputFile> reference_files;
   mpi::collective_step(comm, [&] {
     h5::check_output_target(output.output, output.force);
-    job.files = io::resolve_inputs(corpus.inputs);
+    corpus.check_sources();
+    job.files = io::resolve_inputs(corpus.parallel() ? corpus.src_files : corpus.inputs);
+    if (corpus.parallel()) {
+      job.tgt_files = io::resolve_inputs(corpus.tgt_files);
+      io::check_parallel_files(job.files, job.tgt_files);
+    }
     if (!reference.reference.empty()) reference_files = io::resolve_inputs({reference.reference});
   });
-  job.share = pipeline::read_files(comm, job.files, corpus.read_options(), job.vocabulary, "corpus");
-  job.counts = account_lines(comm, job.share, job.files, corpus.bad_line_policy(), "the corpus, --input");
+  job.share = corpus.parallel()
+                  ? pipeline::read_parallel_files(comm, job.files, job.tgt_files, corpus.read_options(), job.vocabulary, "corpus")
+                  : pipeline::read_files(comm, job.files, corpus.read_options(), job.vocabulary, "corpus");
+  job.counts = account_lines(comm, job.share, job.files, corpus.bad_line_policy(),
+                             corpus.parallel() ? "the corpus, --src-file/--tgt-file" : "the corpus, --input");
   if (!reference_files.empty()) {
     job.reference = pipeline::read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
     account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(), "the reference, --reference");

@@ -15,6 +15,7 @@
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
+#include "tdcone/io/line_reader.hpp"
 #include "tdcone/mpi/exchange.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/pipeline/read_stage.hpp"
@@ -31,14 +32,22 @@ extern "C" void request_stop(int) { stop_requested = 1; }
 
 constexpr int kExitInterrupted = 75;  // EX_TEMPFAIL: try again (with --resume)
 
+struct Inputs {
+  std::vector<io::InputFile> representative, available, unadapted, seed;
+  // The side of REPR, UNAD and SEED: --representative-side etc. with "auto" decided.
+  std::string representative_side, unadapted_side, seed_side;
+};
+
 // What a checkpoint must match: the options that shape the ranking, and the
 // text and order of every line of every corpus (the same for any number of ranks).
-select::Fingerprint fingerprint(const boost::mpi::communicator& comm, const SelectOptions& o,
+select::Fingerprint fingerprint(const boost::mpi::communicator& comm, const SelectOptions& o, const Inputs& in,
                                 const select::Corpora& corpora) {
-  const std::string key = cat(o.side, '|', o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|',
-                              o.skip_seed_lines, '|', o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|',
-                              o.corpus.src_field, '|', o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase,
-                              '|', o.corpus.reverse, '|', o.corpus.max_line_bytes);
+  // The sides as decided ("auto" resolved): they shape what each corpus counts.
+  const std::string key = cat(o.side, '|', in.representative_side, '|', in.unadapted_side, '|', in.seed_side, '|',
+                              o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|', o.skip_seed_lines,
+                              '|', o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|', o.corpus.src_field,
+                              '|', o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase, '|',
+                              o.corpus.reverse, '|', o.corpus.max_line_bytes);
   const text::TokenizedShare* shares[] = {&corpora.representative, &corpora.available,
                                           corpora.unadapted ? &*corpora.unadapted : nullptr,
                                           corpora.seed ? &*corpora.seed : nullptr};
@@ -56,35 +65,57 @@ select::Side side_of(const std::string& name) {
   return name == "tgt" ? select::Side::tgt : name == "both" ? select::Side::both : select::Side::src;
 }
 
-text::ReadOptions read_options(const SelectOptions& o) {
-  text::ReadOptions r = o.corpus.line_read_options(o.side);
+// How selection reads the lines of an input whose side is `side` (src, tgt, both or line).
+text::ReadOptions read_options(const SelectOptions& o, const std::string& side) {
+  text::ReadOptions r = o.corpus.line_read_options(side == "line" ? "src" : side);
+  if (side == "line") {  // the whole line, as both sides
+    r.fields = io::FieldSpec();
+    r.fields.format = io::Format::line;
+  }
   r.keep_counts = true;
   return r;
 }
 
-struct Inputs {
-  std::vector<io::InputFile> representative, available, unadapted, seed;
-};
+// The side counted in a corpus read with `side`: one text (src, tgt or line,
+// read as the same text on both sides) is counted once, as src.
+select::Side counted_side(const std::string& side) { return side == "both" ? select::Side::both : select::Side::src; }
+
+// "auto": "line" when the input's first non-empty line has one column (TSV:
+// no tab; JSONL: not a JSON object), else --side. Decided from the files'
+// first bytes, so the same on every rank and for any number of ranks.
+std::string input_side(const SelectOptions& o, const std::string& given, const std::vector<io::InputFile>& files) {
+  if (given != "auto") return given;
+  const std::optional<std::string> first = io::first_nonempty_line(files, o.corpus.max_line_bytes);
+  if (!first) return o.side;
+  if (o.corpus.format == "jsonl") {
+    const std::size_t start = first->find_first_not_of(" \t");
+    return start != std::string::npos && (*first)[start] == '{' ? o.side : "line";
+  }
+  return first->find('\t') == std::string::npos ? "line" : o.side;
+}
 
 select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectOptions& o, const Inputs& in,
                              LineCounts& available_counts) {
   select::Corpora c;
-  const text::ReadOptions options = read_options(o);
   // Every input given must have a usable line: an empty or all-bad SEED or
   // UNAD would silently change the model. SEED and UNAD not given are fine.
   BadLinePolicy policy = o.corpus.bad_line_policy();
-  policy.hint = cat("--format (", o.corpus.format, " here), --side (", o.side, " here) and ",
+  policy.hint = cat("--format (", o.corpus.format, " here), --side (", o.side, " here), the per-input sides and ",
                     o.corpus.format == "jsonl" ? "--src-field/--tgt-field" : "--src-col/--tgt-col");
-  c.representative = pipeline::read_files(comm, in.representative, options, c.vocabulary, "representative");
+  c.representative = pipeline::read_files(comm, in.representative, read_options(o, in.representative_side), c.vocabulary,
+                                          "representative");
+  c.representative_side = counted_side(in.representative_side);
   account_lines(comm, c.representative, in.representative, policy, "REPR, --representative");
-  c.available = pipeline::read_files(comm, in.available, options, c.vocabulary, "available");
+  c.available = pipeline::read_files(comm, in.available, read_options(o, o.side), c.vocabulary, "available");
   available_counts = account_lines(comm, c.available, in.available, policy, "AVAIL, --available");
   if (!in.unadapted.empty()) {
-    c.unadapted = pipeline::read_files(comm, in.unadapted, options, c.vocabulary, "unadapted");
+    c.unadapted = pipeline::read_files(comm, in.unadapted, read_options(o, in.unadapted_side), c.vocabulary, "unadapted");
+    c.unadapted_side = counted_side(in.unadapted_side);
     account_lines(comm, *c.unadapted, in.unadapted, policy, "UNAD, --unadapted");
   }
   if (!in.seed.empty()) {
-    c.seed = pipeline::read_files(comm, in.seed, options, c.vocabulary, "seed");
+    c.seed = pipeline::read_files(comm, in.seed, read_options(o, in.seed_side), c.vocabulary, "seed");
+    c.seed_side = counted_side(in.seed_side);
     account_lines(comm, *c.seed, in.seed, policy, "SEED, --seed-corpus");
   }
   return c;
@@ -128,6 +159,9 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
     in.available = io::resolve_inputs(options.available);
     if (!options.unadapted.empty()) in.unadapted = io::resolve_inputs(options.unadapted);
     if (!options.seed_corpus.empty()) in.seed = io::resolve_inputs(options.seed_corpus);
+    in.representative_side = input_side(options, options.representative_side, in.representative);
+    in.unadapted_side = in.unadapted.empty() ? options.side : input_side(options, options.unadapted_side, in.unadapted);
+    in.seed_side = in.seed.empty() ? options.side : input_side(options, options.seed_side, in.seed);
   });
   LineCounts counts;
   select::Corpora corpora = read_corpora(comm, options, in, counts);
@@ -146,7 +180,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   cynical.keep_boring = options.keep_boring;
   cynical.batch = options.batch;
   cynical.length_cap = options.length_cap;
-  const select::Fingerprint print = fingerprint(comm, options, corpora);
+  const select::Fingerprint print = fingerprint(comm, options, in, corpora);
   std::optional<select::SelectionState> resume;
   if (options.resume) {
     mpi::collective_step(comm, [&] {

@@ -10,6 +10,9 @@ namespace tdcone::cli {
 
 int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
+  if (options.corpus.parallel() && options.corpus.score_col == 0)
+    mpi::fail_everywhere("tdcone sweep needs a score, and --src-file/--tgt-file have none: paste the two sides and "
+                         "a score column into one TSV (paste src tgt scores > corpus.tsv) and give --input with --score-col 3", 2);
   if (!options.corpus.read_options().fields.has_score())
     mpi::fail_everywhere("tdcone sweep needs a score: give --score-col (TSV) or --score-field (JSONL)", 2);
   const CorpusJob job = read_corpus_job(comm, options.corpus, options.reference, options.output);

@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include "decoders.hpp"
 #include "posix_file.hpp"
 #include "tdcone/error.hpp"
 #include "zstd_format.hpp"
@@ -102,11 +103,12 @@ InputFile inspect(const std::string& path) {
   if (input.stream) return input;
   input.size = static_cast<std::uint64_t>(st.st_size);
   const PosixFile file(path);
-  unsigned char magic[4];
-  if (file.read_at(magic, 4, 0) == 4 && is_zstd_magic(little_endian(magic, 4))) {
-    input.compression = Compression::zstd;
+  unsigned char magic[kMagicBytes];
+  input.compression = detect_compression(magic, file.read_at(magic, sizeof magic, 0));
+  if (input.compression == Compression::zstd)
     input.frame_offsets = scan_frames(file, input.size);
-  }
+  else if (input.compression != Compression::none)
+    input.frame_offsets = {0, input.size};
   return input;
 }
 
@@ -117,6 +119,17 @@ std::uint64_t cut(std::uint64_t total, int k, int n) {
 }
 
 }  // namespace
+
+const char* compression_name(Compression compression) {
+  switch (compression) {
+    case Compression::zstd: return "zstd";
+    case Compression::gzip: return "gzip";
+    case Compression::xz: return "xz";
+    case Compression::bzip2: return "bzip2";
+    case Compression::none: break;
+  }
+  return "plain";
+}
 
 std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns) {
   std::vector<InputFile> files;
@@ -146,7 +159,7 @@ std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, i
     }
     const auto local = [&](std::uint64_t global) { return std::clamp(global, base, base + f.size) - base; };
     Segment s{i, local(lo), local(hi)};
-    if (f.compression == Compression::zstd) {
+    if (f.compression != Compression::none) {
       // Frame index range of the frames whose first byte lies in [lo, hi).
       const auto starts_begin = f.frame_offsets.begin(), starts_end = f.frame_offsets.end() - 1;
       s.begin = std::lower_bound(starts_begin, starts_end, s.begin) - starts_begin;
@@ -160,7 +173,7 @@ std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, i
 
 std::uint64_t segment_bytes(const InputFile& file, const Segment& segment) {
   if (file.stream) return 0;
-  if (file.compression == Compression::zstd) return file.frame_offsets[segment.end] - file.frame_offsets[segment.begin];
+  if (file.compression != Compression::none) return file.frame_offsets[segment.end] - file.frame_offsets[segment.begin];
   return segment.end - segment.begin;
 }
 

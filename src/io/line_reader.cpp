@@ -1,5 +1,7 @@
 #include "tdcone/io/line_reader.hpp"
 
+#include <sys/stat.h>
+
 #include <zstd.h>
 #ifdef __SSE2__
 #include <emmintrin.h>
@@ -12,6 +14,7 @@
 #include <new>
 #include <vector>
 
+#include "decoders.hpp"
 #include "posix_file.hpp"
 #include "tdcone/error.hpp"
 #include "zstd_format.hpp"
@@ -186,22 +189,25 @@ class ZstdSource final : public ByteSource {
   std::uint64_t segment_end_ = kUnknown;
 };
 
-// A pipe, FIFO or procfs file, read front to back: all of it is one segment.
-// Its first bytes, read before anything is returned, tell whether it is zstd.
-class StreamSource final : public ByteSource {
+// A file read front to back as one segment: a pipe, FIFO or procfs file
+// (whose first bytes, read before anything is returned, tell its compression),
+// or a gzip, xz or bzip2 file (which cannot be cut). Decompressed on the fly.
+class DecodingSource final : public ByteSource {
  public:
-  explicit StreamSource(const InputFile& input) : file_(input.path), chunk_(kReadSize) {
+  explicit DecodingSource(const InputFile& input)
+      : file_(input.path), chunk_(kReadSize), stream_(input.stream), compression_(input.compression) {
+    if (!stream_) file_.advise_sequential();
     load_input();
-    zstd_ = in_.size >= 4 && is_zstd_magic(little_endian(static_cast<const unsigned char*>(in_.src), 4));
-    if (zstd_ && !(dctx_ = ZSTD_createDCtx())) throw std::bad_alloc();
+    if (stream_)
+      compression_ = detect_compression(reinterpret_cast<const unsigned char*>(chunk_.data()), in_.size);
+    if (compression_ != Compression::none) decoder_ = make_decoder(compression_, input.path);
   }
-  ~StreamSource() override { ZSTD_freeDCtx(dctx_); }
 
   std::size_t fill(char* dst, std::size_t capacity) override {
-    ZSTD_outBuffer out{dst, capacity, 0};
+    OutputBuffer out{dst, capacity, 0};
     while (out.pos < out.size && !at_end_) {
       if (in_.pos == in_.size && !input_ended_) load_input();
-      if (!zstd_) {
+      if (!decoder_) {
         const std::size_t n = std::min(in_.size - in_.pos, out.size - out.pos);
         std::memcpy(dst + out.pos, chunk_.data() + in_.pos, n);
         in_.pos += n;
@@ -209,39 +215,47 @@ class StreamSource final : public ByteSource {
         at_end_ = in_.pos == in_.size && input_ended_;
         continue;
       }
-      const std::size_t ret = ZSTD_decompressStream(dctx_, &out, &in_);
-      if (ZSTD_isError(ret)) throw IoError(cat(file_.path(), ": corrupt zstd data: ", ZSTD_getErrorName(ret)));
-      // All input shown and room left in `out`: the decoder has flushed all it can.
-      if (in_.pos == in_.size && input_ended_ && out.pos < out.size) {
-        if (ret != 0) throw IoError(cat(file_.path(), ": corrupt zstd data: truncated frame"));
-        at_end_ = true;
-      }
+      const std::size_t in_before = in_.pos, out_before = out.pos;
+      decoder_->decode(in_, out, input_ended_);
+      if (in_.pos != in_before || out.pos != out_before) continue;
+      // No progress with room left: the decoder has flushed all it can.
+      if (in_.pos < in_.size)
+        throw IoError(cat(file_.path(), ": corrupt ", compression_name(compression_), " data: the decoder is stuck"));
+      if (!input_ended_) continue;
+      if (!decoder_->complete())
+        throw IoError(cat(file_.path(), ": corrupt ", compression_name(compression_), " data: ",
+                          compression_ == Compression::zstd ? "truncated frame" : "unexpected end of file (truncated?)"));
+      at_end_ = true;
     }
     return out.pos;
   }
   bool at_end() const override { return at_end_; }
   int byte_before() override { return kFileStart; }
   std::uint64_t segment_end() const override { return kUnknown; }
-  std::uint64_t consumed() const override { return 0; }  // of an unknown size: no share of the progress
+  // On-disk bytes decoded so far; a stream's size is unknown: no share of the progress.
+  std::uint64_t consumed() const override { return stream_ ? 0 : chunk_offset_ + in_.pos; }
 
  private:
   void load_input() {
+    chunk_offset_ += in_.size;
     in_ = {chunk_.data(), file_.read(chunk_.data(), chunk_.size()), 0};
     input_ended_ = in_.size < chunk_.size();
   }
 
   PosixFile file_;
   std::vector<char> chunk_;  // bytes read, not yet passed on: chunk_[in_.pos, in_.size)
-  ZSTD_inBuffer in_{};
+  InputBuffer in_{nullptr, 0, 0};
+  std::uint64_t chunk_offset_ = 0;  // file offset of chunk_[0]
   bool input_ended_ = false;
-  bool zstd_ = false;
-  ZSTD_DCtx* dctx_ = nullptr;
+  bool stream_;
+  Compression compression_;
+  std::unique_ptr<Decoder> decoder_;
   bool at_end_ = false;
 };
 
 std::unique_ptr<ByteSource> open_source(const InputFile& file, const Segment& segment) {
-  if (file.stream) return std::make_unique<StreamSource>(file);
-  if (file.compression == Compression::zstd) return std::make_unique<ZstdSource>(file, segment);
+  if (file.compression == Compression::zstd && !file.stream) return std::make_unique<ZstdSource>(file, segment);
+  if (file.stream || file.compression != Compression::none) return std::make_unique<DecodingSource>(file);
   return std::make_unique<PlainSource>(file, segment);
 }
 
@@ -375,6 +389,27 @@ bool LineReader::next(Line& line) { return impl_->next(line); }
 
 std::uint64_t LineReader::bytes_consumed() const {
   return impl_->finished ? impl_->segment_bytes : impl_->source->consumed();
+}
+
+}  // namespace tdcone::io
+
+namespace tdcone::io {
+
+std::optional<std::string> first_nonempty_line(const std::vector<InputFile>& files, std::uint64_t max_line_bytes) {
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const InputFile& file = files[i];
+    struct stat st;
+    if (file.stream && (::stat(file.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))) return std::nullopt;
+    Segment whole{i, 0, 1};  // a stream's, or a gzip/xz/bzip2 file's
+    if (!file.stream && file.compression == Compression::none) whole.end = file.size;
+    if (!file.stream && file.compression == Compression::zstd) whole.end = file.frame_offsets.size() - 1;
+    LineReader reader(file, whole, max_line_bytes);
+    for (Line line; reader.next(line);) {
+      if (line.too_long) return std::nullopt;
+      if (!line.text.empty()) return std::string(line.text);
+    }
+  }
+  return std::nullopt;
 }
 
 }  // namespace tdcone::io

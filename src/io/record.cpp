@@ -137,6 +137,10 @@ std::string json_id(simdjson::dom::element value, const std::string& name, char 
 std::string RecordParser::parse(std::string_view line, Record& out) {
   out = Record{};
   if (spec_.format == Format::tsv) return parse_tsv(spec_, impl_->fields, line, out);
+  if (spec_.format == Format::line) {
+    out.src = out.tgt = line;
+    return valid_utf8(line) ? std::string() : std::string("invalid UTF-8");
+  }
 
   // simdjson reads up to SIMDJSON_PADDING bytes past the text; the line's own
   // buffer gives no such guarantee, so copy it into ours.

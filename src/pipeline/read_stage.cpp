@@ -13,4 +13,15 @@ text::TokenizedShare read_files(const boost::mpi::communicator& comm, const std:
   return share;
 }
 
+text::TokenizedShare read_parallel_files(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& src_files,
+                                         const std::vector<io::InputFile>& tgt_files, const text::ReadOptions& options,
+                                         text::Vocabulary& vocabulary, const std::string& what) {
+  Progress progress(comm.rank() == 0, "read " + what, "lines", "on rank 0");
+  text::TokenizedShare share = text::read_parallel_share(
+      comm, src_files, tgt_files, options, vocabulary,
+      [&](std::uint64_t lines, double fraction) { progress.update(lines, fraction); });
+  progress.finish(share.size());
+  return share;
+}
+
 }  // namespace tdcone::pipeline

@@ -87,22 +87,23 @@ Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora
 
   // Only words seen in a good line of one of the corpora make the lexicon's counts; all are in L.
   const std::size_t n = stats.lexicon.size();
-  auto counted = [&](const text::TokenizedShare* share, std::vector<std::uint64_t>& counts, std::uint64_t& tokens) {
+  auto counted = [&](const text::TokenizedShare* share, std::optional<Side> own_side, std::vector<std::uint64_t>& counts,
+                     std::uint64_t& tokens) {
     counts.assign(n, 0);
-    tokens = share ? count_tokens(*share, side, lexicon_id, counts) : 0;
+    tokens = share ? count_tokens(*share, own_side.value_or(side), lexicon_id, counts) : 0;
     counts = mpi::sum_all(comm, counts);
     tokens = mpi::sum_all(comm, tokens);
   };
   std::uint64_t available_tokens = 0;
-  counted(&corpora.representative, stats.repr, stats.repr_tokens);
-  counted(&corpora.available, stats.available, available_tokens);
+  counted(&corpora.representative, corpora.representative_side, stats.repr, stats.repr_tokens);
+  counted(&corpora.available, side, stats.available, available_tokens);
   if (corpora.unadapted) {
-    counted(&*corpora.unadapted, stats.unadapted, stats.unadapted_tokens);
+    counted(&*corpora.unadapted, corpora.unadapted_side, stats.unadapted, stats.unadapted_tokens);
   } else {
     stats.unadapted = stats.available;
     stats.unadapted_tokens = available_tokens;
   }
-  counted(corpora.seed ? &*corpora.seed : nullptr, stats.seed, stats.seed_tokens);
+  counted(corpora.seed ? &*corpora.seed : nullptr, corpora.seed_side, stats.seed, stats.seed_tokens);
   return stats;
 }
 

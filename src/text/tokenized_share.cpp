@@ -6,10 +6,13 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <iterator>
+#include <stdexcept>
 
 #include "tdcone/error.hpp"
 #include "tdcone/io/line_fingerprint.hpp"
 #include "tdcone/io/line_reader.hpp"
+#include "tdcone/io/parallel_files.hpp"
 #include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::text {
@@ -34,6 +37,12 @@ struct SegmentLines {
   }
 };
 
+io::FieldSpec whole_line_spec() {
+  io::FieldSpec spec;
+  spec.format = io::Format::line;
+  return spec;
+}
+
 class ShareBuilder {
  public:
   ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
@@ -41,10 +50,35 @@ class ShareBuilder {
 
   /// Returns the reason when the line is bad, else an empty string.
   std::string add(const io::Line& line) {
-    if (line.too_long) return flag(cat("line longer than --max-line-bytes (", options_.max_line_bytes, ")"));
+    if (line.too_long) return flag(too_long());
     io::Record record;
     std::string reason = parser_.parse(line.text, record);
     if (!reason.empty()) return flag(std::move(reason));
+    return add_record(record);
+  }
+
+  /// A pair of a parallel corpus: each line is a whole side. Returns the
+  /// reason when it is bad (`tgt_side`: because of the tgt line), else "".
+  std::string add_pair(const io::Line& src, const io::Line& tgt, bool& tgt_side) {
+    tgt_side = false;
+    if (src.too_long) return flag(too_long());
+    std::string reason = whole_line_.parse(src.text, src_record_);
+    if (!reason.empty()) return flag(std::move(reason));
+    tgt_side = true;
+    if (tgt.too_long) return flag(too_long());
+    reason = whole_line_.parse(tgt.text, tgt_record_);
+    if (!reason.empty()) return flag(std::move(reason));
+    tgt_side = false;
+    io::Record record;
+    record.src = src.text;
+    record.tgt = tgt.text;
+    return add_record(record);
+  }
+
+ private:
+  std::string too_long() const { return cat("line longer than --max-line-bytes (", options_.max_line_bytes, ")"); }
+
+  std::string add_record(io::Record& record) {
     if (options_.reverse) std::swap(record.src, record.tgt);
     share_.flags.push_back(0);
     // The same text on both sides (one-sided lines in selection) is tokenized once.
@@ -60,7 +94,6 @@ class ShareBuilder {
     return {};
   }
 
- private:
   std::string flag(std::string reason) {
     share_.flags.push_back(bad_line);
     share_.src_len.push_back(0);
@@ -118,6 +151,8 @@ class ShareBuilder {
   const ReadOptions& options_;
   Vocabulary& vocabulary_;
   io::RecordParser parser_;
+  io::RecordParser whole_line_{whole_line_spec()};
+  io::Record src_record_, tgt_record_;
   Tokenizer tokenizer_;
   std::vector<std::string_view> tokens_;
 };
@@ -187,6 +222,110 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
   for (PendingBadLine& p : pending)
     share.bad_lines.push_back({share.first_pair_id + p.pair_index, files[segments[p.segment].file].path,
                                lines_before_in_file[p.segment] + p.index_in_segment + 1, std::move(p.reason)});
+  share.shrink_to_fit();
+  return share;
+}
+
+namespace {
+
+// Lines owned by one segment of a src or tgt file (first pass of read_parallel_share).
+struct SegmentCount {
+  std::uint64_t file, begin, lines;
+  template <class Archive>
+  void serialize(Archive& ar, unsigned) {
+    ar & file & begin & lines;
+  }
+};
+
+std::vector<SegmentCount> count_segments(const std::vector<io::InputFile>& files, const std::vector<io::Segment>& segments) {
+  std::vector<SegmentCount> counts;
+  for (const io::Segment& s : segments) counts.push_back({s.file, s.begin, io::count_lines(files[s.file], s)});
+  return counts;
+}
+
+[[noreturn]] void changed_while_reading(const io::InputFile& file) {
+  throw IoError(cat(file.path, ": its lines changed while it was read (line counts differ between two reads)"));
+}
+
+}  // namespace
+
+TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& src_files,
+                                   const std::vector<io::InputFile>& tgt_files, const ReadOptions& options,
+                                   Vocabulary& vocabulary, const std::function<void(std::uint64_t, double)>& on_progress) {
+  if (src_files.size() != tgt_files.size()) throw std::logic_error("read_parallel_share: unmatched files");
+  TokenizedShare share;
+  ShareBuilder builder(share, options, vocabulary);
+  const auto src_segments = io::plan_share(src_files, comm.rank(), comm.size());
+  const auto tgt_segments = io::plan_share(tgt_files, comm.rank(), comm.size());
+
+  // 1. Every rank counts the lines of its src and tgt segments.
+  std::vector<SegmentCount> my_src, my_tgt;
+  mpi::collective_step(comm, [&] {
+    my_src = count_segments(src_files, src_segments);
+    my_tgt = count_segments(tgt_files, tgt_segments);
+  });
+  std::vector<std::vector<SegmentCount>> all_src, all_tgt;
+  boost::mpi::all_gather(comm, my_src, all_src);
+  boost::mpi::all_gather(comm, my_tgt, all_tgt);
+
+  // 2. Totals per file (a src file and its tgt file must agree), the first
+  // line of each of this rank's src segments in its file, and where every
+  // tgt segment starts: (file, begin) -> first line, in file order.
+  const std::size_t n_files = src_files.size();
+  std::vector<std::uint64_t> src_total(n_files, 0), tgt_total(n_files, 0), first_line(src_segments.size(), 0);
+  std::vector<std::vector<std::pair<std::uint64_t, std::uint64_t>>> tgt_starts(n_files);  // (first line, begin)
+  for (int r = 0; r < comm.size(); ++r) {
+    for (std::size_t k = 0; k < all_src[r].size(); ++k) {
+      const SegmentCount& c = all_src[r][k];
+      if (r == comm.rank()) first_line[k] = src_total[c.file];
+      if (r < comm.rank()) share.first_pair_id += c.lines;
+      src_total[c.file] += c.lines;
+      share.total_lines += c.lines;
+    }
+    for (const SegmentCount& c : all_tgt[r]) {
+      tgt_starts[c.file].emplace_back(tgt_total[c.file], c.begin);
+      tgt_total[c.file] += c.lines;
+    }
+  }
+  for (std::size_t i = 0; i < n_files; ++i)
+    if (src_total[i] != tgt_total[i])
+      mpi::fail_everywhere(io::line_count_mismatch(src_files[i], src_total[i], tgt_files[i], tgt_total[i]), 1);
+
+  // 3. Each src segment with its tgt lines, read from the nearest tgt segment start before them.
+  std::uint64_t share_bytes = 0;
+  for (const auto& s : src_segments) share_bytes += io::segment_bytes(src_files[s.file], s);
+  mpi::collective_step(comm, [&] {
+    std::uint64_t bytes_before = 0;
+    for (std::size_t k = 0; k < src_segments.size(); ++k) {
+      const io::Segment& segment = src_segments[k];
+      const std::size_t file = segment.file;
+      const std::uint64_t lines = my_src[k].lines;
+      share.file_starts.emplace_back(share.size(), file);
+      if (lines == 0) continue;
+      io::LineReader src_reader(src_files[file], segment, options.max_line_bytes);
+      const auto& starts = tgt_starts[file];
+      const auto start = std::prev(std::upper_bound(starts.begin(), starts.end(), first_line[k],
+                                                    [](std::uint64_t line, const auto& s) { return line < s.first; }));
+      io::LineReader tgt_reader(tgt_files[file], io::rest_of_file(tgt_files[file], {file, start->second, 0}),
+                                options.max_line_bytes);
+      io::Line src, tgt;
+      for (std::uint64_t skip = first_line[k] - start->first; skip > 0; --skip)
+        if (!tgt_reader.next(tgt)) changed_while_reading(tgt_files[file]);
+      for (std::uint64_t j = 0; j < lines; ++j) {
+        if (!src_reader.next(src)) changed_while_reading(src_files[file]);
+        if (!tgt_reader.next(tgt)) changed_while_reading(tgt_files[file]);
+        bool tgt_side = false;
+        std::string reason = builder.add_pair(src, tgt, tgt_side);
+        if (!reason.empty() && share.bad_count++ < kReportedBadLines)
+          share.bad_lines.push_back({share.first_pair_id + share.size() - 1, (tgt_side ? tgt_files : src_files)[file].path,
+                                     first_line[k] + j + 1, std::move(reason)});
+        if (on_progress && (share.size() & 0xffff) == 0)
+          on_progress(share.size(), share_bytes ? double(bytes_before + src_reader.bytes_consumed()) / share_bytes : 1.0);
+      }
+      if (src_reader.next(src)) changed_while_reading(src_files[file]);
+      bytes_before += src_reader.bytes_consumed();
+    }
+  });
   share.shrink_to_fit();
   return share;
 }

@@ -16,6 +16,9 @@ namespace tdcone::cli {
 /// Which corpus, how to read and tokenize it (SPEC §2).
 struct CorpusOptions {
   std::vector<std::string> inputs;
+  // A parallel two-file corpus instead of --input: line k of src file i and
+  // line k of tgt file i make a pair (io/parallel_files.hpp).
+  std::vector<std::string> src_files, tgt_files;
   std::string format = "tsv";
   int src_col = 1, tgt_col = 2, score_col = 0, id_col = 0;
   std::string src_field = "src", tgt_field = "tgt", score_field, id_field;
@@ -26,10 +29,16 @@ struct CorpusOptions {
   std::uint64_t max_line_bytes = 1 << 20;
   double max_bad_fraction = 0.5;
 
-  /// `input`: "required", "optional" or "none" (commands with their own input
-  /// options), or "lines" (selection: no --input, and only the options that
-  /// say how a line's text is read: no score, id or --reverse).
+  /// `input`: "required" (--input, or --src-file with --tgt-file, checked by
+  /// check_sources, not by the parser) or "lines" (selection: no --input, and
+  /// only the options that say how a line's text is read: no score, id or --reverse).
   void add_to(OptionSet& options, const std::string& input);
+  /// The corpus is --src-file/--tgt-file, not --input.
+  bool parallel() const { return !src_files.empty() || !tgt_files.empty(); }
+  /// Throws UsageError unless exactly one of --input and --src-file with
+  /// --tgt-file names the corpus, and, for the two-file form, no option for
+  /// columns or fields is given (its lines are whole sides: no score, no id).
+  void check_sources() const;
   text::ReadOptions read_options() const;
   /// --on-bad-line, --max-bad-fraction, and the options to check when lines are bad.
   BadLinePolicy bad_line_policy() const;
@@ -89,7 +98,10 @@ struct SweepOptions {
 
 struct SelectOptions {
   std::vector<std::string> representative, available, unadapted, seed_corpus;
-  std::string side = "src";
+  std::string side = "src";  // AVAIL's (and, by default, the others' when they hold pairs)
+  // REPR, UNAD, SEED: src, tgt, both, line (the whole line), or auto: line
+  // when the input's first non-empty line has one column, else --side.
+  std::string representative_side = "auto", unadapted_side = "auto", seed_side = "auto";
   CorpusOptions corpus;  // format and tokenization (its --input is not used)
   std::uint64_t mincount = 3;
   bool keep_boring = true;

@@ -13,7 +13,8 @@
 namespace tdcone::cli {
 
 struct CorpusJob {
-  std::vector<io::InputFile> files;
+  std::vector<io::InputFile> files;      // --input, or --src-file
+  std::vector<io::InputFile> tgt_files;  // --tgt-file (a parallel corpus), else empty
   text::Vocabulary vocabulary;  // corpus and reference words share ids
   text::TokenizedShare share;
   LineCounts counts;

@@ -6,14 +6,20 @@
 
 namespace tdcone::io {
 
-enum class Compression { none, zstd };
+enum class Compression { none, zstd, gzip, xz, bzip2 };
+
+/// "plain", "zstd", "gzip", "xz" or "bzip2" (for messages: "corrupt gzip data").
+const char* compression_name(Compression compression);
 
 struct InputFile {
   std::string path;
   std::uint64_t size = 0;  // bytes on disk (0 for a stream)
   Compression compression = Compression::none;  // detected from the magic bytes
-  // zstd only: byte offset of every frame, followed by `size` (so frame i is
+  // zstd: byte offset of every frame, followed by `size` (so frame i is
   // [frame_offsets[i], frame_offsets[i+1])). Skippable frames are not listed.
+  // gzip, xz, bzip2: {0, size}. Their streams cannot be cut without
+  // decompressing all that comes before, so the whole file is one "frame",
+  // read by one rank (like a single-frame zstd file).
   std::vector<std::uint64_t> frame_offsets;
   // Not a regular file (pipe, FIFO, /dev/stdin) or one whose size reads as 0
   // (procfs): read front to back by one rank, which detects its compression.
@@ -21,13 +27,15 @@ struct InputFile {
 };
 
 /// Expands paths and globs in the order given (matches of one glob sorted by
-/// name), detects compression and, for zstd, scans frame boundaries without
+/// name), detects compression from the first bytes (zstd, gzip, xz, bzip2;
+/// anything else is plain text) and, for zstd, scans frame boundaries without
 /// decompressing; streams are not opened. Throws UsageError for a pattern
 /// matching nothing, a directory or a missing/unreadable file (message names it).
 std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns);
 
 /// A contiguous piece of one input file: bytes [begin, end) of a plain file,
-/// frames [begin, end) of a zstd file, or [0, 1) for all of a stream. A
+/// frames [begin, end) of a zstd file, or [0, 1) for all of a gzip, xz or
+/// bzip2 file or of a stream. A
 /// segment owns every line whose first byte lies inside it.
 struct Segment {
   std::size_t file = 0;  // index into the resolved file list
@@ -38,7 +46,9 @@ struct Segment {
 /// The segments of `rank` out of `n_ranks`: the concatenated on-disk bytes of
 /// all files are cut into n_ranks equal ranges; plain files are cut at any
 /// byte, zstd files at frame starts (a frame goes to the rank whose range
-/// holds its first byte, so a single-frame file goes to one rank). Streams go
+/// holds its first byte, so a single-frame file goes to one rank), gzip, xz
+/// and bzip2 files not at all (the rank whose range holds the first byte reads
+/// all of it). Streams go
 /// to rank 0, and with them every byte before the last stream. Segments of
 /// rank r precede those of rank r+1 in (file, offset) order, so the lines of
 /// a rank are one contiguous run of the global line order.

@@ -1,10 +1,14 @@
 #pragma once
-// Streams the lines owned by one segment, decompressing zstd on the fly.
+// Streams the lines owned by one segment, decompressing zstd, gzip, xz or
+// bzip2 on the fly.
 // Lines end at "\n", "\r\n" or a lone "\r" (files from Unix, Windows and old
 // Mac tools read alike); a UTF-8 byte order mark at a file's start is dropped.
 #include <cstdint>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "tdcone/io/input_files.hpp"
 
@@ -18,7 +22,7 @@ struct Line {
 class LineReader {
  public:
   /// Opens `file` for the lines of `segment`. Throws IoError on read errors
-  /// or corrupt zstd data (message names the file).
+  /// or corrupt or truncated compressed data ("PATH: corrupt gzip data: ...").
   LineReader(const InputFile& file, const Segment& segment, std::uint64_t max_line_bytes);
   ~LineReader();
   LineReader(const LineReader&) = delete;
@@ -35,5 +39,11 @@ class LineReader {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+/// The first line that is not empty of `files` read in order from their start
+/// (a peek, the same whatever the number of ranks), or nullopt when there is
+/// none, when a pipe or FIFO comes first (it cannot be read twice), or when
+/// that line is over `max_line_bytes`. Throws IoError like LineReader.
+std::optional<std::string> first_nonempty_line(const std::vector<InputFile>& files, std::uint64_t max_line_bytes);
 
 }  // namespace tdcone::io

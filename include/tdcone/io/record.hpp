@@ -6,7 +6,10 @@
 
 namespace tdcone::io {
 
-enum class Format { tsv, jsonl };
+/// tsv, jsonl: a pair per line. line: the whole line is the text of both
+/// sides (a plain one-sentence-per-line file: a side of --src-file/--tgt-file,
+/// a selection input read whole); no score, no id.
+enum class Format { tsv, jsonl, line };
 
 /// Where the fields of a pair live. Column numbers are 1-based; 0 = absent.
 struct FieldSpec {
@@ -19,8 +22,10 @@ struct FieldSpec {
   std::string tgt_field = "tgt";
   std::string score_field;  // empty = absent
   std::string id_field;     // empty = absent
-  bool has_score() const { return format == Format::tsv ? score_col > 0 : !score_field.empty(); }
-  bool has_id() const { return format == Format::tsv ? id_col > 0 : !id_field.empty(); }
+  bool has_score() const {
+    return format == Format::tsv ? score_col > 0 : format == Format::jsonl && !score_field.empty();
+  }
+  bool has_id() const { return format == Format::tsv ? id_col > 0 : format == Format::jsonl && !id_field.empty(); }
 };
 
 struct Record {

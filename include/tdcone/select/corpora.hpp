@@ -17,10 +17,15 @@ struct Corpora {
   text::Vocabulary vocabulary;  // local ids of all four
   text::TokenizedShare representative, available;
   std::optional<text::TokenizedShare> unadapted, seed;  // UNAD defaults to AVAIL, SEED to empty
+  // The side counted in REPR, UNAD and SEED when it differs from AVAIL's (the
+  // `side` of gather_statistics): each input is read with its own side (a
+  // whole-line input as the same text on both sides, counted as src).
+  std::optional<Side> representative_side, unadapted_side, seed_side;
 };
 
-/// The sorted union of every rank's words, and the counts of SPEC §6.
-/// `lexicon_id` maps local word ids to lexicon ids. Collective.
+/// The sorted union of every rank's words, and the counts of SPEC §6, each
+/// corpus counted on its side (`side` for AVAIL and for the others unless
+/// Corpora sets theirs). `lexicon_id` maps local word ids to lexicon ids. Collective.
 Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora& corpora, Side side,
                              std::vector<std::uint32_t>& lexicon_id);
 

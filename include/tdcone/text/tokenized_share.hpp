@@ -91,6 +91,18 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
                           const ReadOptions& options, Vocabulary& vocabulary,
                           const std::function<void(std::uint64_t, double)>& on_progress = {});
 
+/// read_share for a parallel two-file corpus (--src-file / --tgt-file, see
+/// io/parallel_files.hpp for how the reading is distributed): src file i
+/// pairs line by line with tgt file i; a pair is the one read_share makes of
+/// the TSV line "SRC\tTGT" (`paste`), except that --max-line-bytes applies to
+/// each line, and a bad line is reported in the file of the side that is bad.
+/// Collective; a src file and its tgt file with different line counts stop
+/// every rank (exit status 1) naming both files and both counts.
+TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& src_files,
+                                   const std::vector<io::InputFile>& tgt_files, const ReadOptions& options,
+                                   Vocabulary& vocabulary,
+                                   const std::function<void(std::uint64_t, double)>& on_progress = {});
+
 /// The first kReportedBadLines bad lines over all ranks, by pair_id (every rank gets them). Collective.
 std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const TokenizedShare& share);
 
