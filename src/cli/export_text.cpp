@@ -13,6 +13,7 @@
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/line_fingerprint.hpp"
 #include "tdcone/io/line_reader.hpp"
+#include "tdcone/io/parallel_files.hpp"
 #include "tdcone/io/record.hpp"
 
 namespace tdcone::cli {
@@ -53,6 +54,7 @@ void read_config(const std::string& text, const std::string& result, CorpusOptio
   c.reverse = config["reverse"].value_or(c.reverse);
   integer("max-line-bytes", c.max_line_bytes);
   if (side.empty()) side = config["side"].value_or(std::string("src"));
+  if (const auto* files = config["src-file"].as_array()) c.src_files.assign(files->size(), "");  // only "is it parallel"
 }
 
 std::vector<std::uint64_t> optional_uints(const h5::Reader& reader, const char* name) {
@@ -60,16 +62,22 @@ std::vector<std::uint64_t> optional_uints(const h5::Reader& reader, const char* 
              : std::vector<std::uint64_t>();
 }
 
-/// Calls `visit(file, line)` for every line of `files`, in order (the one
-/// source of input lines export knows: files of one line per pair).
-/// A second kind of input (parallel --src-file/--tgt-file corpora) plugs in
-/// here, giving each pair's line as that reader builds it.
-void for_each_input_line(const std::vector<io::InputFile>& files,
-                         const std::function<void(std::size_t, const io::Line&)>& visit) {
+/// Calls `visit(file, line, tgt)` for every pair of the input, in order: a
+/// line of `files` (tgt null), or, when the first `parallel_files` files are
+/// src files and the others their tgt files, a src line and its tgt line
+/// (`file`: the src file's index; the tgt file's is file + parallel_files).
+void for_each_input_line(const std::vector<io::InputFile>& files, std::size_t parallel_files,
+                         const std::function<void(std::size_t, const io::Line&, const io::Line*)>& visit) {
+  if (parallel_files > 0) {
+    io::ParallelLineReader pairs(std::vector<io::InputFile>(files.begin(), files.begin() + parallel_files),
+                                 std::vector<io::InputFile>(files.begin() + parallel_files, files.end()), kReadLimit);
+    for (io::Line src, tgt; pairs.next(src, tgt);) visit(pairs.file(), src, &tgt);
+    return;
+  }
   for (const io::Segment& segment : io::plan_share(files, 0, 1)) {
     io::LineReader reader(files[segment.file], segment, kReadLimit);
     io::Line line;
-    while (reader.next(line)) visit(segment.file, line);
+    while (reader.next(line)) visit(segment.file, line, nullptr);
   }
 }
 
@@ -96,6 +104,7 @@ RunInputs recorded_inputs(const h5::Reader& reader, const std::string& result, b
   std::string config_side = run.side;
   read_config(has("config") ? reader.attribute_string("/", "config") : "", result, run.corpus, config_side);
   if (selection) run.side = config_side;
+  if (run.corpus.parallel()) run.parallel_files = run.recorded_paths.size() / 2;
   return run;
 }
 
@@ -123,6 +132,9 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
     }
   if (run.paths.empty()) throw UsageError(cat(run.result, " records no input files; give them with --input"));
   const std::vector<io::InputFile> files = io::resolve_inputs(run.paths);
+  if (run.parallel_files > 0 && files.size() != 2 * run.parallel_files)
+    throw UsageError(cat(run.result, " was computed from ", run.parallel_files, " --src-file and as many --tgt-file files: ",
+                         "--input must give ", 2 * run.parallel_files, " files, the src files then the tgt files"));
   // Which recorded file a file read stands for, in messages.
   auto named = [&](std::size_t k) {
     const std::string& path = files[k].path;
@@ -159,16 +171,28 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
   std::uint64_t pair_id = 0;
   std::size_t want = 0;  // next entry of request.pair_ids
   std::string mismatch;  // the first requested good line that does not parse
-  std::string joined;
-  for_each_input_line(files, [&](std::size_t file, const io::Line& line) {
-    const bool too_long = line.too_long || line.text.size() > run.corpus.max_line_bytes;
+  std::string joined, pasted;
+  const auto over_limit = [&](const io::Line& line) {
+    return line.too_long || line.text.size() > run.corpus.max_line_bytes;
+  };
+  for_each_input_line(files, run.parallel_files, [&](std::size_t file, const io::Line& line, const io::Line* tgt_line) {
+    const bool too_long = over_limit(line);
     fingerprints[file].add(line.text, too_long);
+    if (tgt_line) fingerprints[file + run.parallel_files].add(tgt_line->text, over_limit(*tgt_line));
     if (want < request.pair_ids.size() && request.pair_ids[want] == pair_id) {
       LineText text;
       const bool bad = request.bad[want];
-      if (request.raw || bad) text.raw = line.text;
+      // A pair of a parallel corpus is its two lines, pasted as a TSV line.
+      std::string_view line_text = line.text;
+      if (tgt_line) line_text = pasted.assign(line.text).append("\t").append(tgt_line->text);
+      if (request.raw || bad) text.raw = line_text;
       if (request.fields && !bad) {
-        const std::string reason = too_long ? std::string("line longer than --max-line-bytes") : parser.parse(line.text, record);
+        record.src = line.text;
+        if (tgt_line) record.tgt = tgt_line->text;
+        const std::string reason = too_long || (tgt_line && over_limit(*tgt_line))
+                                       ? std::string("line longer than --max-line-bytes")
+                                   : tgt_line ? std::string()  // the whole lines are the sides
+                                              : parser.parse(line.text, record);
         if (!reason.empty()) {
           if (mismatch.empty()) mismatch = cat(files[file].path, ":", fingerprints[file].lines(), ": ", reason);
         } else {

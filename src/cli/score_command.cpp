@@ -70,7 +70,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
-    write_run_attributes(comm, file, "score", config_toml, job.files, job.share, job.counts);
+    write_run_attributes(comm, file, "score", config_toml, job.recorded_files(), job.share, job.counts);
     write_corpus_group(file, scores, with_reference);
     write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores.pair_tdcone, scores.pair_rank);
     if (shards > 0) {

@@ -29,7 +29,7 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
   const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
-    write_run_attributes(comm, file, "sweep", config_toml, job.files, job.share, job.counts);
+    write_run_attributes(comm, file, "sweep", config_toml, job.recorded_files(), job.share, job.counts);
     write_corpus_group(file, scores, with_reference);
     write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores.pair_tdcone, scores.pair_rank);
     file.write_column("/pairs/sweep_mask", std::span<const std::uint64_t>(subsets.mask_of_pair),

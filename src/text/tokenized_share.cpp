@@ -291,7 +291,10 @@ TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const s
     if (src_total[i] != tgt_total[i])
       mpi::fail_everywhere(io::line_count_mismatch(src_files[i], src_total[i], tgt_files[i], tgt_total[i]), 1);
 
-  // 3. Each src segment with its tgt lines, read from the nearest tgt segment start before them.
+  // 3. Each src segment with its tgt lines, read from the nearest tgt segment
+  // start before them; with the fingerprint of every src and tgt file's lines
+  // (src files first, then tgt files, as the run records its inputs).
+  std::vector<std::uint64_t> fingerprints(2 * n_files, 0);
   std::uint64_t share_bytes = 0;
   for (const auto& s : src_segments) share_bytes += io::segment_bytes(src_files[s.file], s);
   mpi::collective_step(comm, [&] {
@@ -309,11 +312,14 @@ TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const s
       io::LineReader tgt_reader(tgt_files[file], io::rest_of_file(tgt_files[file], {file, start->second, 0}),
                                 options.max_line_bytes);
       io::Line src, tgt;
+      io::LineFingerprint src_fingerprint, tgt_fingerprint;
       for (std::uint64_t skip = first_line[k] - start->first; skip > 0; --skip)
         if (!tgt_reader.next(tgt)) changed_while_reading(tgt_files[file]);
       for (std::uint64_t j = 0; j < lines; ++j) {
         if (!src_reader.next(src)) changed_while_reading(src_files[file]);
         if (!tgt_reader.next(tgt)) changed_while_reading(tgt_files[file]);
+        src_fingerprint.add(src.text, src.too_long);
+        tgt_fingerprint.add(tgt.text, tgt.too_long);
         bool tgt_side = false;
         std::string reason = builder.add_pair(src, tgt, tgt_side);
         if (!reason.empty() && share.bad_count++ < kReportedBadLines)
@@ -324,8 +330,16 @@ TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const s
       }
       if (src_reader.next(src)) changed_while_reading(src_files[file]);
       bytes_before += src_reader.bytes_consumed();
+      fingerprints[file] += io::LineFingerprint::shifted(src_fingerprint.sum(), first_line[k]);
+      fingerprints[n_files + file] += io::LineFingerprint::shifted(tgt_fingerprint.sum(), first_line[k]);
     }
   });
+  // Sums mod 2^64 of pieces: the same for any number of ranks.
+  boost::mpi::all_reduce(comm, boost::mpi::inplace(fingerprints.data()), static_cast<int>(fingerprints.size()),
+                         std::plus<std::uint64_t>());
+  share.file_fingerprints = std::move(fingerprints);
+  share.file_lines = src_total;
+  share.file_lines.insert(share.file_lines.end(), tgt_total.begin(), tgt_total.end());
   share.shrink_to_fit();
   return share;
 }

@@ -45,6 +45,28 @@ run_mpi 3 score --src-file src.txt --tgt-file tgt.txt.gz --reverse --shards 2 --
 "$PY" "$HERE/compare_h5.py" rev-pasted.h5 rev.h5 || fail "gzip tgt with --reverse and shards differs from the pasted TSV"
 echo "ok: a gzip tgt file with a plain src file, --reverse and shards"
 
+# Export joins the text of a two-file run like that of the pasted TSV: the
+# same JSON lines (a pair's raw line is its two lines pasted), the same
+# --lines-only bytes; every file is recorded with a fingerprint that does not
+# depend on the rank count, and a changed tgt file is refused.
+"$TDCONE" export pasted.h5 --to jsonl --text --output pasted.jsonl || fail "export of the pasted run"
+for n in 1 4; do
+  "$TDCONE" export globs-$n.h5 --to jsonl --text --output globs-$n.jsonl || fail "export --text of the globs on $n ranks"
+  cmp -s pasted.jsonl globs-$n.jsonl || fail "export --text of a two-file run on $n ranks differs from the pasted TSV's"
+done
+"$TDCONE" export globs-4.h5 --lines-only | cmp -s - pasted.tsv || fail "--lines-only of a two-file run is not the pasted TSV"
+"$PY" - globs-1.h5 globs-4.h5 <<'PY' || fail "recorded inputs of the two-file runs"
+import sys, h5py
+a, b = (h5py.File(f, "r").attrs for f in sys.argv[1:])
+assert len(a["inputs"].splitlines()) == 6, a["inputs"]
+for key in ("input_sizes", "input_lines", "input_fingerprints"):
+    assert list(a[key]) == list(b[key]) and len(a[key]) == 6, (key, a[key], b[key])
+PY
+cp tz/t.02.xz saved.xz && xz -dc saved.xz | sed '1s/^./#/' | xz -c > tz/t.02.xz
+bounded 60 2 "t.02.xz is not the input" -- "$TDCONE" export globs-4.h5 --text --output changed.tsv
+mv saved.xz tz/t.02.xz
+echo "ok: export --text and --lines-only of a two-file run equal the pasted TSV's; inputs checked"
+
 # The recorded config names the files: --config re-runs the same corpus.
 "$PY" - <<'PY'
 import h5py

@@ -15,6 +15,12 @@ namespace tdcone::cli {
 struct CorpusJob {
   std::vector<io::InputFile> files;      // --input, or --src-file
   std::vector<io::InputFile> tgt_files;  // --tgt-file (a parallel corpus), else empty
+  /// The files the run records (attribute `inputs`): --input, or the src files then the tgt files.
+  std::vector<io::InputFile> recorded_files() const {
+    std::vector<io::InputFile> all = files;
+    all.insert(all.end(), tgt_files.begin(), tgt_files.end());
+    return all;
+  }
   text::Vocabulary vocabulary;  // corpus and reference words share ids
   text::TokenizedShare share;
   LineCounts counts;

@@ -24,6 +24,7 @@ struct RunInputs {
   std::uint64_t n_lines = 0;                 // attribute n_lines: the lines of all inputs
   CorpusOptions corpus;                      // reader settings from the run's config
   std::string side;                          // a selection's --side (the text of a line); "" for pairs
+  std::size_t parallel_files = 0;            // a --src-file/--tgt-file run: paths are its src files, then as many tgt files
 };
 
 /// Reads `/` of `reader` (file `result`): inputs, sizes, fingerprints, config.

@@ -61,6 +61,7 @@ struct TokenizedShare {
   std::vector<std::pair<std::size_t, std::size_t>> file_starts;
   // Per input file, over all ranks: its lines and io::LineFingerprint (the
   // same for any number of ranks; recorded so that export can check the file).
+  // A parallel corpus: its src files, then its tgt files.
   std::vector<std::uint64_t> file_lines, file_fingerprints;
   std::uint64_t bad_count = 0;     // on this rank
   std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
