@@ -706,11 +706,13 @@ struct Reader::Impl {
 };
 
 namespace {
-herr_t collect_dataset(hid_t group, const char* name, const H5L_info_t* link, void* data) {
+// Collects the names of the hard links to objects of `kind` (datasets, groups).
+template <H5O_type_t kind>
+herr_t collect_objects(hid_t group, const char* name, const H5L_info_t* link, void* data) {
   if (link->type != H5L_TYPE_HARD) return 0;
   H5O_info_t object;
   if (H5Oget_info_by_name2(group, name, &object, H5O_INFO_BASIC, H5P_DEFAULT) < 0) return -1;
-  if (object.type == H5O_TYPE_DATASET) static_cast<std::vector<std::string>*>(data)->emplace_back(name);
+  if (object.type == kind) static_cast<std::vector<std::string>*>(data)->emplace_back(name);
   return 0;
 }
 
@@ -752,60 +754,37 @@ bool Reader::exists(const std::string& object) const {
   return true;  // "/" or every component found
 }
 
-std::vector<std::string> Reader::datasets(const std::string& group) const {
+namespace {
+/// The names `collect` keeps among the links of `group`, in creation order
+/// when the file tracks it, else by name.
+std::vector<std::string> links(hid_t file, const std::string& path, const std::string& group, H5L_iterate_t collect) {
   const std::string what = "group " + group;
-  const Handle handle =
-      own(H5Gopen2(impl_->file.get(), group.c_str(), H5P_DEFAULT), H5Gclose, "open", what, impl_->path);
-  const Handle gcpl = own(H5Gget_create_plist(handle.get()), H5Pclose, "get the properties of", what, impl_->path);
+  const Handle handle = own(H5Gopen2(file, group.c_str(), H5P_DEFAULT), H5Gclose, "open", what, path);
+  const Handle gcpl = own(H5Gget_create_plist(handle.get()), H5Pclose, "get the properties of", what, path);
   unsigned order = 0;
-  check(H5Pget_link_creation_order(gcpl.get(), &order), "get the link order of", what, impl_->path);
+  check(H5Pget_link_creation_order(gcpl.get(), &order), "get the link order of", what, path);
   std::vector<std::string> names;
   hsize_t index = 0;
   herr_t status = -1;
   if (order & H5P_CRT_ORDER_TRACKED) {
-    status = H5Literate(handle.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect_dataset, &names);
+    status = H5Literate(handle.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect, &names);
     if (status < 0) H5Eclear2(H5E_DEFAULT);  // tracked but not indexed: fall back to names
   }
   if (status < 0) {
     names.clear();
     index = 0;
-    check(H5Literate(handle.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_dataset, &names), "list", what,
-          impl_->path);
+    check(H5Literate(handle.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect, &names), "list", what, path);
   }
   return names;
-}
-
-namespace {
-herr_t collect_group(hid_t group, const char* name, const H5L_info_t* link, void* data) {
-  if (link->type != H5L_TYPE_HARD) return 0;
-  H5O_info_t object;
-  if (H5Oget_info_by_name2(group, name, &object, H5O_INFO_BASIC, H5P_DEFAULT) < 0) return -1;
-  if (object.type == H5O_TYPE_GROUP) static_cast<std::vector<std::string>*>(data)->emplace_back(name);
-  return 0;
 }
 }  // namespace
 
+std::vector<std::string> Reader::datasets(const std::string& group) const {
+  return links(impl_->file.get(), impl_->path, group, collect_objects<H5O_TYPE_DATASET>);
+}
+
 std::vector<std::string> Reader::groups(const std::string& group) const {
-  const std::string what = "group " + group;
-  const Handle handle =
-      own(H5Gopen2(impl_->file.get(), group.c_str(), H5P_DEFAULT), H5Gclose, "open", what, impl_->path);
-  const Handle gcpl = own(H5Gget_create_plist(handle.get()), H5Pclose, "get the properties of", what, impl_->path);
-  unsigned order = 0;
-  check(H5Pget_link_creation_order(gcpl.get(), &order), "get the link order of", what, impl_->path);
-  std::vector<std::string> names;
-  hsize_t index = 0;
-  herr_t status = -1;
-  if (order & H5P_CRT_ORDER_TRACKED) {
-    status = H5Literate(handle.get(), H5_INDEX_CRT_ORDER, H5_ITER_INC, &index, collect_group, &names);
-    if (status < 0) H5Eclear2(H5E_DEFAULT);
-  }
-  if (status < 0) {
-    names.clear();
-    index = 0;
-    check(H5Literate(handle.get(), H5_INDEX_NAME, H5_ITER_INC, &index, collect_group, &names), "list", what,
-          impl_->path);
-  }
-  return names;
+  return links(impl_->file.get(), impl_->path, group, collect_objects<H5O_TYPE_GROUP>);
 }
 
 std::vector<std::string> Reader::attributes(const std::string& object) const {
