@@ -39,9 +39,12 @@ sed 's/\t/\t\xff/' c.tsv >latin1.tsv  # every line invalid UTF-8 in column 2
 bounded 60 1 "latin1.tsv (AVAIL, --available): no usable line: all 200 lines are bad (first: latin1.tsv:1: invalid UTF-8" -- \
   run_mpi 2 select --representative ref.tsv --available latin1.tsv --side tgt --output s.h5
 grep -q -- "--side (tgt here)" "$WORK/err.txt" || fail "select hint lacks --side: $(cat "$WORK/err.txt")"
+# (A one-column REPR or UNAD is read one sentence a line by default: asked
+# for its tgt column, it has none.)
 bounded 60 1 "ref-one-column.tsv (REPR, --representative): no usable line: all 100 lines are bad" -- \
-  run_mpi 2 select --representative ref-one-column.tsv --available c.tsv --side tgt --output s.h5
-bounded 60 1 "ref-one-column.tsv (UNAD, --unadapted): no usable line" -- run_mpi 2 "${sel[@]}" --unadapted ref-one-column.tsv
+  run_mpi 2 select --representative ref-one-column.tsv --representative-side tgt --available c.tsv --side tgt --output s.h5
+bounded 60 1 "ref-one-column.tsv (UNAD, --unadapted): no usable line" -- \
+  run_mpi 2 "${sel[@]}" --unadapted ref-one-column.tsv --unadapted-side tgt
 bounded 60 1 "empty.tsv (SEED, --seed-corpus): no usable line: the input is empty" -- run_mpi 2 "${sel[@]}" --seed-corpus empty.tsv
 [ ! -e s.h5 ] || fail "selection written despite an input without usable lines"
 echo "ok: select refuses REPR, AVAIL, UNAD and SEED without a usable line"
