@@ -334,10 +334,11 @@ TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const s
       fingerprints[n_files + file] += io::LineFingerprint::shifted(tgt_fingerprint.sum(), first_line[k]);
     }
   });
-  // Sums mod 2^64 of pieces: the same for any number of ranks.
-  boost::mpi::all_reduce(comm, boost::mpi::inplace(fingerprints.data()), static_cast<int>(fingerprints.size()),
-                         std::plus<std::uint64_t>());
-  share.file_fingerprints = std::move(fingerprints);
+  // Sums mod 2^64 of pieces: the same for any number of ranks. (Not in place:
+  // Boost binds a reference to MPI_IN_PLACE, undefined behaviour.)
+  share.file_fingerprints.assign(fingerprints.size(), 0);
+  boost::mpi::all_reduce(comm, fingerprints.data(), static_cast<int>(fingerprints.size()),
+                         share.file_fingerprints.data(), std::plus<std::uint64_t>());
   share.file_lines = src_total;
   share.file_lines.insert(share.file_lines.end(), tgt_total.begin(), tgt_total.end());
   share.shrink_to_fit();
