@@ -151,7 +151,7 @@ class Sink {
   Sink(const Sink&) = delete;
   Sink& operator=(const Sink&) = delete;
 
-  /// Takes the text of `buffer` (and empties it).
+  /// Passes the text of `buffer` on (and empties it) once it holds a chunk.
   void write(std::string& buffer) {
     if (buffer.size() >= kChunk) flush(buffer, ZSTD_e_continue);
   }
@@ -353,8 +353,10 @@ void check_combination(const ExportOptions& o) {
     throw UsageError(cat("--", o.ascending ? "ascending" : "descending", " orders --sort-by: give a column to sort by"));
 }
 
-// Writes the export to `out`, named `out_name` in messages.
-void write_export(const ExportOptions& options, std::ostream& out, const std::string& out_name, bool zstd) {
+// Writes the export to `out`, named `out_name` in messages. `discarded_on_error`:
+// `out` is a partial file removed when this throws (not standard output).
+void write_export(const ExportOptions& options, std::ostream& out, const std::string& out_name, bool zstd,
+                  bool discarded_on_error) {
   check_combination(options);
   const h5::Reader reader(options.hdf5);
   const std::string group = "/" + options.group;
@@ -377,13 +379,16 @@ void write_export(const ExportOptions& options, std::ostream& out, const std::st
                               }) == rows.end();
   if (in_input_order) {
     // Row k is the k-th line requested: write each as it is read, keeping no
-    // text (a whole corpus fits no better in memory than on disk). The inputs
-    // are checked first, by a read that keeps nothing, so that nothing is
-    // written from a file found different only at its end.
-    read_line_texts(join.run, TextRequest{}, {});
-    writer.header();
+    // text (a whole corpus fits no better in memory than on disk). A file found
+    // different only at its end must leave nothing: a partial output file is
+    // removed then; standard output cannot be taken back, so for it the inputs
+    // are checked first, by a read that keeps nothing.
     TextRequest request = join.request;
-    request.note_unchecked = false;  // said by the first read
+    if (!discarded_on_error) {
+      read_line_texts(join.run, TextRequest{}, {});
+      request.note_unchecked = false;  // said by the first read
+    }
+    writer.header();
     read_line_texts(join.run, request, [&](std::size_t k, const LineText& text) { writer.row(rows[k], &text); });
   } else {
     const LineTexts texts = load_line_texts(join.run, join.request);
@@ -404,7 +409,7 @@ int run_export(const boost::mpi::communicator& comm, const ExportOptions& option
     if (comm.rank() != 0) return;  // a small serial job; extra ranks wait
     if (options.output == "-") {
       try {
-        write_export(options, std::cout, "standard output", false);
+        write_export(options, std::cout, "standard output", false, false);
       } catch (const ReaderGone&) {
         status = kExitReaderGone;
       }
@@ -417,7 +422,7 @@ int run_export(const boost::mpi::communicator& comm, const ExportOptions& option
       std::ofstream file(partial, std::ios::binary);
       if (!file) throw IoError(cat("cannot write ", partial));
       try {
-        write_export(options, file, options.output, zstd);
+        write_export(options, file, options.output, zstd, true);
         file.close();
         check_written(file, options.output);
       } catch (...) {

@@ -39,6 +39,12 @@ std::uint32_t line_length(const text::TokenizedShare& share, std::size_t i, Side
   return (side != Side::tgt ? share.src_len[i] : 0) + (side != Side::src ? share.tgt_len[i] : 0);
 }
 
+// Junk for selection (SPEC §6): a bad line, or no tokens, or more than the cap.
+bool junk_line(const text::TokenizedShare& share, std::size_t i, Side side, std::uint32_t length_cap) {
+  const std::uint32_t length = line_length(share, i, side);
+  return (share.flags[i] & text::bad_line) || length == 0 || length > length_cap;
+}
+
 // The hash of line i's text on `side` (identical strings have equal hashes).
 std::uint64_t line_hash(const text::TokenizedShare& share, std::size_t i, Side side) {
   const std::uint64_t hashes[2] = {share.src_hash[i], share.tgt_hash[i]};
@@ -114,8 +120,7 @@ AvailableLines available_lines(const text::TokenizedShare& available, Side side,
   std::vector<std::pair<text::WordId, std::uint32_t>> words;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> in_lexicon;
   for (std::size_t i = 0; i < available.size(); ++i) {
-    const std::uint32_t length = line_length(available, i, side);
-    if ((available.flags[i] & (text::bad_line | text::in_seed)) || length == 0 || length > length_cap) {
+    if ((available.flags[i] & text::in_seed) || junk_line(available, i, side, length_cap)) {  // not selectable
       junk.push_back(i);
       continue;
     }
@@ -129,7 +134,7 @@ AvailableLines available_lines(const text::TokenizedShare& available, Side side,
     }
     lines.start.push_back(lines.words.size());
     lines.pair_id.push_back(available.first_pair_id + i);
-    lines.length.push_back(length);
+    lines.length.push_back(line_length(available, i, side));
     lines.text_hash.push_back(line_hash(available, i, side));
   }
   return lines;
@@ -158,8 +163,7 @@ std::uint64_t flag_seed_lines(const boost::mpi::communicator& comm, Corpora& cor
   std::uint64_t flagged = 0;
   if (!seed_hashes.empty())
     for (std::size_t i = 0; i < available.size(); ++i) {
-      const std::uint32_t length = line_length(available, i, side);
-      if ((available.flags[i] & text::bad_line) || length == 0 || length > length_cap) continue;  // junk stays junk
+      if (junk_line(available, i, side, length_cap)) continue;  // junk stays junk
       if (std::binary_search(seed_hashes.begin(), seed_hashes.end(), line_hash(available, i, side))) {
         available.flags[i] |= text::in_seed;
         ++flagged;
