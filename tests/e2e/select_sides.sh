@@ -2,7 +2,7 @@
 # Per-input sides in select: with a pair-file AVAIL and --side tgt, a plain
 # one-sentence-per-line REPR (and SEED) is read whole ("auto": one column) and
 # selects exactly as the same sentences in the tgt column of a pair file;
-# 1-3 ranks identical. Explicit --representative-side line|tgt agree.
+# 1-4 ranks identical. Explicit --representative-side line|tgt agree.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
@@ -23,13 +23,13 @@ select_run() {  # select_run NAME RANKS OPTIONS... (default --side tgt)
   ! grep -q "missing column" "$name.log" || fail "$name: bad lines: $(head -3 "$name.log")"
 }
 select_run pairs 1 --representative repr-pairs.tsv --seed-corpus seed-pairs.tsv
-for n in 1 2 3; do
+for n in 1 2 3 4; do
   select_run plain-$n "$n" --representative repr.txt --seed-corpus seed.txt
   "$PY" "$HERE/compare_h5.py" pairs.h5 plain-$n.h5 || fail "a plain REPR/SEED on $n ranks differs from the pair files"
 done
 select_run explicit 2 --representative repr.txt --representative-side line --seed-corpus seed-pairs.tsv --seed-side tgt
 "$PY" "$HERE/compare_h5.py" pairs.h5 explicit.h5 || fail "explicit --representative-side line / --seed-side tgt differ"
-echo "ok: a plain REPR and SEED with --side tgt select like their pair files, on 1-3 ranks"
+echo "ok: a plain REPR and SEED with --side tgt select like their pair files, on 1-4 ranks"
 
 # A plain REPR with --side both is also read whole (not "missing column 2").
 select_run both 1 --representative repr.txt --side both
