@@ -158,6 +158,11 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
   o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K; block: contiguous blocks of lines",
         one_of({"hash", "file", "block"}));
   o.add("seed", score.seed, "Seed of --shard-by hash", whole_number(0, kAnyCount));
+  score.labels.add_to(o);
+  o.add_switch("by-label", score.by_label,
+               "Also score every label combination present and, with several labels, every value of each (/labels: "
+               "label 'formal|aroused' or 'formal|*', n_pairs, tdcone, cond_entropy; KL and TD-CONE_REL with "
+               "--reference); needs --label-cols or --label-fields");
   score.output.add_to(o);
 }
 

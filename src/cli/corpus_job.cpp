@@ -4,6 +4,8 @@
 
 #include <cstdio>
 
+#include "tdcone/cli/labels.hpp"
+#include "tdcone/error.hpp"
 #include "tdcone/io/parallel_files.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
@@ -13,13 +15,18 @@
 namespace tdcone::cli {
 
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
-                          const ReferenceOptions& reference, const OutputOptions& output) {
+                          const ReferenceOptions& reference, const OutputOptions& output, const LabelOptions* labels) {
   const Stopwatch clock;
   CorpusJob job;
   std::vector<io::InputFile> reference_files;
+  text::ReadOptions read = corpus.read_options();
   mpi::collective_step(comm, [&] {
     h5::check_output_target(output.output, output.force);
     corpus.check_sources();
+    if (labels && labels->given() && corpus.parallel())
+      throw UsageError("--label-cols/--label-fields do not apply to --src-file/--tgt-file (whole lines, no columns); "
+                       "paste them into one TSV with the labels");
+    if (labels) labels->apply(read);
     job.files = io::resolve_inputs(corpus.parallel() ? corpus.src_files : corpus.inputs);
     if (corpus.parallel()) {
       job.tgt_files = io::resolve_inputs(corpus.tgt_files);
@@ -28,10 +35,12 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
     if (!reference.reference.empty()) reference_files = io::resolve_inputs({reference.reference});
   });
   job.share = corpus.parallel()
-                  ? pipeline::read_parallel_files(comm, job.files, job.tgt_files, corpus.read_options(), job.vocabulary, "corpus")
-                  : pipeline::read_files(comm, job.files, corpus.read_options(), job.vocabulary, "corpus");
-  job.counts = account_lines(comm, job.share, job.files, corpus.bad_line_policy(),
-                             corpus.parallel() ? "the corpus, --src-file/--tgt-file" : "the corpus, --input");
+                  ? pipeline::read_parallel_files(comm, job.files, job.tgt_files, read, job.vocabulary, "corpus")
+                  : pipeline::read_files(comm, job.files, read, job.vocabulary, "corpus");
+  const std::string what = corpus.parallel() ? "the corpus, --src-file/--tgt-file" : "the corpus, --input";
+  job.counts = account_lines(comm, job.share, job.files, corpus.bad_line_policy(), what);
+  if (labels && labels->given())
+    job.labels = account_labels(comm, job.share, read, job.counts, corpus.max_bad_fraction, what);
   if (!reference_files.empty()) {
     job.reference = pipeline::read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
     account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(), "the reference, --reference");

@@ -47,7 +47,7 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
   if (counts.lines == 0)
     mpi::fail_everywhere(cat(input, ": no usable line: the input is empty"), 1);
   if (counts.flagged == 0) return counts;
-  const auto first = text::first_bad_lines(comm, share);
+  const auto first = text::first_bad_lines(comm, share.bad_lines);
   if (policy.on_bad_line == "fail")
     mpi::fail_everywhere(cat(first[0].file, ":", first[0].line, ": ", first[0].reason,
                              " (--on-bad-line fail; use --on-bad-line skip to flag such lines and go on)"), 1);

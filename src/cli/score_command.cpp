@@ -1,8 +1,9 @@
-// tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL and shards (SPEC §3-5, §8).
+// tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL, shards and label subsets (SPEC §3-5, §8).
 #include <cmath>
 #include <cstdio>
 
 #include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/cli/labels.hpp"
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/progress.hpp"
 #include "tdcone/cli/tables.hpp"
@@ -46,7 +47,10 @@ void print_shards(const JobScores& scores, std::size_t shards, bool with_referen
 
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
-  const CorpusJob job = read_corpus_job(comm, options.corpus, options.reference, options.output);
+  if (options.by_label != options.labels.given())
+    mpi::fail_everywhere(options.by_label ? "--by-label needs --label-cols (TSV) or --label-fields (JSONL)"
+                                          : "labels are read for --by-label: add it (or use tdcone balance)", 2);
+  const CorpusJob job = read_corpus_job(comm, options.corpus, options.reference, options.output, &options.labels);
   // The counts are global, so every rank stops here together: a shard per line
   // at most, or a typo's billions of shards would take their memory first.
   if (options.shards > job.counts.scored)
@@ -64,6 +68,13 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
     shard_of_pair = entropy::assign_shards(job.share, shards, shard_by(options.shard_by), options.seed);
     groups = entropy::shard_groups(job.share, shard_of_pair, shards);
   });
+  // Label subsets follow the shards': subset 1 + shards + j is /labels row j.
+  LabelSubsets labels;
+  if (job.labels) {
+    labels = label_subsets(job.share, *job.labels);
+    groups = shards == 0 ? labels.groups : entropy::combine_groups(comm, groups, labels.groups);
+  }
+  const std::size_t first_label = 1 + shards;
   JobScores scores = score_corpus_job(comm, job, options.engine, options.reference, groups);
   const bool with_reference = job.reference.has_value();
 
@@ -86,11 +97,13 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
       table.column("n_pairs", pairs);
       table.scores(scores.subsets, 1, shards, with_reference);
     }
+    if (job.labels) write_label_table(comm, file, labels.names, scores.subsets, first_label, with_reference);
     file.commit();
   });
   add_write_phase(scores, write_clock.seconds());
   print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.seconds());
   if (comm.rank() == 0 && shards > 0) print_shards(scores, shards, with_reference);
+  if (comm.rank() == 0 && job.labels) print_label_table(labels.names, scores.subsets, first_label, with_reference);
   return finish_standard_output(comm);
 }
 

@@ -17,15 +17,20 @@ void SubsetTable::write(const std::string& name, const std::vector<T>& values) {
 
 void SubsetTable::column(const std::string& name, const std::vector<double>& values) { write(name, values); }
 void SubsetTable::column(const std::string& name, const std::vector<std::uint64_t>& values) { write(name, values); }
+void SubsetTable::column(const std::string& name, const std::vector<std::uint8_t>& values) { write(name, values); }
+void SubsetTable::column(const std::string& name, const std::vector<std::string>& values) {
+  file_.write_column(group_ + "/" + name, writer_ ? values : std::vector<std::string>(), 0, values.size());
+}
 
 void SubsetTable::scores(const std::vector<entropy::SubsetScore>& subsets, std::size_t first, std::size_t count,
-                         bool with_reference) {
+                         bool with_reference, bool cond_entropy) {
   auto field = [&](double entropy::SubsetScore::*member) {
     std::vector<double> values;
     for (std::size_t s = first; s < first + count; ++s) values.push_back(subsets[s].*member);
     return values;
   };
   column("tdcone", field(&entropy::SubsetScore::tdcone));
+  if (cond_entropy) column("cond_entropy", field(&entropy::SubsetScore::cond_entropy));
   if (!with_reference) return;
   column("kl_pq", field(&entropy::SubsetScore::kl_pq));
   column("kl_pu", field(&entropy::SubsetScore::kl_pu));

@@ -58,6 +58,49 @@ PairGroups shard_groups(const text::TokenizedShare& share, const std::vector<std
 
 namespace {
 
+// The distinct values of `mine` over all ranks, sorted. Collective.
+std::vector<std::uint64_t> distinct_everywhere(const boost::mpi::communicator& comm, std::vector<std::uint64_t> mine) {
+  std::sort(mine.begin(), mine.end());
+  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
+  std::vector<std::vector<std::uint64_t>> all;
+  boost::mpi::all_gather(comm, mine, all);
+  std::vector<std::uint64_t> values;
+  for (auto& m : all) values.insert(values.end(), m.begin(), m.end());
+  std::sort(values.begin(), values.end());
+  values.erase(std::unique(values.begin(), values.end()), values.end());
+  return values;
+}
+
+std::uint32_t index_in(const std::vector<std::uint64_t>& sorted, std::uint64_t value) {
+  return static_cast<std::uint32_t>(std::lower_bound(sorted.begin(), sorted.end(), value) - sorted.begin());
+}
+
+}  // namespace
+
+PairGroups combine_groups(const boost::mpi::communicator& comm, const PairGroups& a, const PairGroups& b) {
+  const std::size_t n = a.group_of_pair.size();
+  const auto key = [&](std::size_t i) { return std::uint64_t{a.group_of_pair[i]} * b.group_count() + b.group_of_pair[i]; };
+  std::vector<std::uint64_t> keys;
+  for (std::size_t i = 0; i < n; ++i)
+    if (a.group_of_pair[i] != kNoGroup) keys.push_back(key(i));
+  const std::vector<std::uint64_t> present = distinct_everywhere(comm, std::move(keys));
+
+  PairGroups groups;
+  groups.subset_count = a.subset_count + b.subset_count - 1;
+  for (std::uint64_t k : present) {
+    std::vector<std::uint32_t> subsets = a.subsets_of_group[k / b.group_count()];
+    for (std::uint32_t s : b.subsets_of_group[k % b.group_count()])
+      if (s > 0) subsets.push_back(static_cast<std::uint32_t>(a.subset_count + s - 1));
+    groups.subsets_of_group.push_back(std::move(subsets));
+  }
+  groups.group_of_pair.resize(n);
+  for (std::size_t i = 0; i < n; ++i)
+    groups.group_of_pair[i] = a.group_of_pair[i] == kNoGroup ? kNoGroup : index_in(present, key(i));
+  return groups;
+}
+
+namespace {
+
 using Key = unsigned __int128;  // (hash, pair_id): unique, so a sample has exactly the asked size
 
 // The smallest key c such that `sample` keys of each over-full subset are <= c;
@@ -120,16 +163,7 @@ ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const tex
   }
 
   // Groups are the distinct masks over all ranks, numbered in sorted order.
-  std::vector<std::uint64_t> mine(result.mask_of_pair);
-  std::sort(mine.begin(), mine.end());
-  mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
-  std::vector<std::vector<std::uint64_t>> all;
-  boost::mpi::all_gather(comm, mine, all);
-  std::vector<std::uint64_t> masks;
-  for (auto& m : all) masks.insert(masks.end(), m.begin(), m.end());
-  std::sort(masks.begin(), masks.end());
-  masks.erase(std::unique(masks.begin(), masks.end()), masks.end());
-
+  const std::vector<std::uint64_t> masks = distinct_everywhere(comm, result.mask_of_pair);
   PairGroups& groups = result.groups;
   groups.subset_count = 1 + n;
   for (std::uint64_t mask : masks) {
@@ -141,8 +175,7 @@ ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const tex
   groups.group_of_pair.resize(share.size());
   for (std::size_t i = 0; i < share.size(); ++i)
     groups.group_of_pair[i] =
-        scored(share, i) ? static_cast<std::uint32_t>(std::lower_bound(masks.begin(), masks.end(), result.mask_of_pair[i]) - masks.begin())
-                         : kNoGroup;
+        scored(share, i) ? index_in(masks, result.mask_of_pair[i]) : kNoGroup;
   return result;
 }
 

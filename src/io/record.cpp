@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -48,20 +49,42 @@ struct RecordParser::Impl {
   simdjson::dom::parser json;
   std::vector<char> padded;  // the current JSON line plus SIMDJSON_PADDING
   char id_text[24];          // an integer JSON id rendered as text
+  std::vector<std::string_view> labels;         // the current line's label values
+  std::vector<std::array<char, 32>> label_text;  // JSON numbers and booleans rendered as text
+  std::string label_problem;
+  std::vector<bool> have_label;
 };
 
 RecordParser::RecordParser(FieldSpec spec) : spec_(std::move(spec)), impl_(std::make_unique<Impl>()) {
-  if (spec_.format == Format::tsv && (spec_.src_col < 1 || spec_.tgt_col < 1 || spec_.score_col < 0 || spec_.id_col < 0))
+  if (spec_.format == Format::tsv && (spec_.src_col < 1 || spec_.tgt_col < 1 || spec_.score_col < 0 || spec_.id_col < 0 ||
+                                      std::ranges::any_of(spec_.label_cols, [](int col) { return col < 1; })))
     throw UsageError("column numbers are 1-based");
+  impl_->labels.resize(spec_.label_count());
+  impl_->label_text.resize(spec_.label_count());
 }
 
 RecordParser::~RecordParser() = default;
 
 namespace {
 
-std::string parse_tsv(const FieldSpec& spec, std::vector<std::string_view>& fields, std::string_view line, Record& out) {
+// The label columns of a line already split into `fields`; returns the problem, if any.
+std::string tsv_labels(const FieldSpec& spec, const std::vector<std::string_view>& fields,
+                       std::vector<std::string_view>& labels) {
+  for (std::size_t i = 0; i < spec.label_cols.size(); ++i) {
+    const int col = spec.label_cols[i];
+    if (col > static_cast<int>(fields.size())) return cat("missing label column ", col);
+    labels[i] = trim_spaces(fields[col - 1]);
+    if (labels[i].empty()) return cat("empty label column ", col);
+    if (!valid_utf8(labels[i])) return cat("invalid UTF-8 in label column ", col);
+  }
+  return {};
+}
+
+std::string parse_tsv(const FieldSpec& spec, std::vector<std::string_view>& fields, std::string_view line, Record& out,
+                      std::vector<std::string_view>& labels, std::string& label_problem) {
   // Split only as far as the last column we need.
-  const int needed = std::max({spec.src_col, spec.tgt_col, spec.score_col, spec.id_col});
+  int needed = std::max({spec.src_col, spec.tgt_col, spec.score_col, spec.id_col});
+  for (int col : spec.label_cols) needed = std::max(needed, col);
   fields.clear();
   for (std::size_t start = 0; static_cast<int>(fields.size()) < needed;) {
     const std::size_t tab = line.find('\t', start);
@@ -79,7 +102,11 @@ std::string parse_tsv(const FieldSpec& spec, std::vector<std::string_view>& fiel
   out.tgt = fields[spec.tgt_col - 1];
   if (spec.id_col > 0) out.id = fields[spec.id_col - 1];
   if (!valid_utf8(out.src) || !valid_utf8(out.tgt) || !valid_utf8(out.id)) return "invalid UTF-8";
-  if (spec.score_col > 0) return parse_score(fields[spec.score_col - 1], out.score);
+  if (spec.score_col > 0) {
+    std::string reason = parse_score(fields[spec.score_col - 1], out.score);
+    if (!reason.empty()) return reason;
+  }
+  label_problem = tsv_labels(spec, fields, labels);
   return {};
 }
 
@@ -132,11 +159,51 @@ std::string json_id(simdjson::dom::element value, const std::string& name, char 
   return {};
 }
 
+// A label: a non-empty string as is; a number or a boolean as its text.
+std::string json_label(simdjson::dom::element value, const std::string& name, std::array<char, 32>& text,
+                       std::string_view& label) {
+  const auto rendered = [&](auto number) {
+    label = std::string_view(text.data(), std::to_chars(text.data(), text.data() + text.size(), number).ptr - text.data());
+  };
+  std::int64_t signed_value;
+  std::uint64_t unsigned_value;
+  double real_value;
+  bool bool_value;
+  if (!value.get_string().get(label)) {
+    label = trim_spaces(label);
+    if (label.empty()) return cat("empty label field '", name, "'");
+  } else if (!value.get_int64().get(signed_value)) {
+    rendered(signed_value);
+  } else if (!value.get_uint64().get(unsigned_value)) {
+    rendered(unsigned_value);
+  } else if (!value.get_double().get(real_value)) {
+    rendered(real_value);
+  } else if (!value.get_bool().get(bool_value)) {
+    label = bool_value ? "true" : "false";
+  } else {
+    return cat("label field '", name, "' is ", value.is_null() ? "null" : "not a string, number or boolean");
+  }
+  return {};
+}
+
 }  // namespace
 
 std::string RecordParser::parse(std::string_view line, Record& out) {
   out = Record{};
-  if (spec_.format == Format::tsv) return parse_tsv(spec_, impl_->fields, line, out);
+  std::vector<std::string_view>& labels = impl_->labels;
+  std::string& label_problem = impl_->label_problem;
+  label_problem.clear();
+  std::string reason = parse_line(line, out);
+  if (reason.empty() && !labels.empty()) {
+    out.label_problem = label_problem;
+    if (label_problem.empty()) out.labels = labels;
+  }
+  return reason;
+}
+
+std::string RecordParser::parse_line(std::string_view line, Record& out) {
+  std::vector<std::string_view>& labels = impl_->labels;
+  if (spec_.format == Format::tsv) return parse_tsv(spec_, impl_->fields, line, out, labels, impl_->label_problem);
   if (spec_.format == Format::line) {
     out.src = out.tgt = line;
     return valid_utf8(line) ? std::string() : std::string("invalid UTF-8");
@@ -158,8 +225,15 @@ std::string RecordParser::parse(std::string_view line, Record& out) {
   if (doc.get_object().get(object)) return "not a JSON object";
 
   bool have_src = false, have_tgt = false, have_score = false, have_id = false;
+  std::vector<bool>& have_label = impl_->have_label;
+  have_label.assign(labels.size(), false);
   for (const auto [key, value] : object) {
     std::string reason;
+    for (std::size_t i = 0; i < labels.size(); ++i)
+      if (key == spec_.label_fields[i] && impl_->label_problem.empty()) {
+        have_label[i] = true;
+        impl_->label_problem = json_label(value, spec_.label_fields[i], impl_->label_text[i], labels[i]);
+      }
     const bool is_src = key == spec_.src_field, is_tgt = key == spec_.tgt_field;
     if (is_src || is_tgt) {  // one field may be both sides (one-sided lines in selection)
       std::string_view text;
@@ -180,6 +254,8 @@ std::string RecordParser::parse(std::string_view line, Record& out) {
   if (!have_tgt) return cat("missing field '", spec_.tgt_field, "'");
   if (spec_.has_score() && !have_score) return cat("missing field '", spec_.score_field, "'");
   if (spec_.has_id() && !have_id) return cat("missing field '", spec_.id_field, "'");
+  for (std::size_t i = 0; i < labels.size() && impl_->label_problem.empty(); ++i)
+    if (!have_label[i]) impl_->label_problem = cat("missing label field '", spec_.label_fields[i], "'");
   return {};
 }
 

@@ -21,6 +21,7 @@ namespace {
 
 // A bad line before its file line number is known.
 struct PendingBadLine {
+  bool label;  // a label problem, not a bad line
   std::size_t segment;
   std::uint64_t index_in_segment;
   std::uint64_t pair_index;
@@ -46,7 +47,14 @@ io::FieldSpec whole_line_spec() {
 class ShareBuilder {
  public:
   ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
-      : share_(share), options_(options), vocabulary_(vocabulary), parser_(options.fields), tokenizer_(options.tokenizer) {}
+      : share_(share), options_(options), vocabulary_(vocabulary), parser_(options.fields), tokenizer_(options.tokenizer),
+        labels_(options.labels), with_labels_(options.fields.label_count() > 0) {}
+
+  /// Hands the label values over to the share, after the last pair.
+  void finish() { share_.label_values = labels_.take_values(); }
+
+  /// Why the last pair added has no usable label ("" when it has one, or is a bad line).
+  const std::string& label_problem() const { return label_problem_; }
 
   /// Returns the reason when the line is bad, else an empty string.
   std::string add(const io::Line& line) {
@@ -79,6 +87,7 @@ class ShareBuilder {
   std::string too_long() const { return cat("line longer than --max-line-bytes (", options_.max_line_bytes, ")"); }
 
   std::string add_record(io::Record& record) {
+    label_problem_.clear();
     if (options_.reverse) std::swap(record.src, record.tgt);
     share_.flags.push_back(0);
     // The same text on both sides (one-sided lines in selection) is tokenized once.
@@ -91,10 +100,22 @@ class ShareBuilder {
     }
     if (options_.fields.has_score()) share_.scores.push_back(record.score);
     if (options_.fields.has_id()) share_.ids.emplace_back(record.id);
+    if (with_labels_) add_labels(record);
     return {};
   }
 
+  // A missing or unusable label flags the pair; it stays a pair.
+  void add_labels(const io::Record& record) {
+    label_problem_ = record.label_problem.empty() ? labels_.add(record.labels, share_.label_ids)
+                                                  : std::string(record.label_problem);
+    if (label_problem_.empty()) return;
+    if (!record.label_problem.empty()) labels_.add_none(share_.label_ids);
+    share_.flags.back() |= no_label;
+  }
+
   std::string flag(std::string reason) {
+    label_problem_.clear();
+    if (with_labels_) labels_.add_none(share_.label_ids);
     share_.flags.push_back(bad_line);
     share_.src_len.push_back(0);
     share_.tgt_len.push_back(0);
@@ -155,6 +176,9 @@ class ShareBuilder {
   io::Record src_record_, tgt_record_;
   Tokenizer tokenizer_;
   std::vector<std::string_view> tokens_;
+  label::LocalLabels labels_;
+  bool with_labels_;
+  std::string label_problem_;
 };
 
 }  // namespace
@@ -186,7 +210,9 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
         std::string reason = builder.add(line);
         if (!reason.empty()) {
           if (share.bad_count++ < kReportedBadLines)
-            pending.push_back({k, index, share.size() - 1, std::move(reason)});
+            pending.push_back({false, k, index, share.size() - 1, std::move(reason)});
+        } else if (!builder.label_problem().empty() && share.label_problem_count++ < kReportedBadLines) {
+          pending.push_back({true, k, index, share.size() - 1, builder.label_problem()});
         }
         if (on_progress && (share.size() & 0xffff) == 0)
           on_progress(share.size(), share_bytes ? double(bytes_before + reader.bytes_consumed()) / share_bytes : 1.0);
@@ -220,8 +246,9 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
   for (std::size_t k = 1; k < segments.size(); ++k)
     if (segments[k].file == segments[k - 1].file) lines_before_in_file[k] = lines_before_in_file[k - 1] + lines_per_segment[k - 1];
   for (PendingBadLine& p : pending)
-    share.bad_lines.push_back({share.first_pair_id + p.pair_index, files[segments[p.segment].file].path,
+    (p.label ? share.label_problems : share.bad_lines).push_back({share.first_pair_id + p.pair_index, files[segments[p.segment].file].path,
                                lines_before_in_file[p.segment] + p.index_in_segment + 1, std::move(p.reason)});
+  builder.finish();
   share.shrink_to_fit();
   return share;
 }
@@ -341,6 +368,7 @@ TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const s
                          share.file_fingerprints.data(), std::plus<std::uint64_t>());
   share.file_lines = src_total;
   share.file_lines.insert(share.file_lines.end(), tgt_total.begin(), tgt_total.end());
+  builder.finish();
   share.shrink_to_fit();
   return share;
 }
@@ -349,12 +377,12 @@ void TokenizedShare::shrink_to_fit() {
   // One vector at a time, before the matrix exists: the share is kept for the
   // whole run, and doubling growth can leave it half empty.
   auto shrink = [](auto&... vectors) { (vectors.shrink_to_fit(), ...); };
-  shrink(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash);
+  shrink(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
 }
 
 std::uint64_t TokenizedShare::bytes() const {
   auto held = [](const auto&... vectors) { return ((std::uint64_t{vectors.capacity()} * sizeof(vectors[0])) + ...); };
-  std::uint64_t total = held(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash);
+  std::uint64_t total = held(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
   for (const std::string& id : ids)
     if (id.capacity() > 15) total += id.capacity() + 1;  // beyond the small-string buffer
   return total;
@@ -366,9 +394,9 @@ std::size_t TokenizedShare::file_of(std::size_t i) const {
   return std::prev(after)->second;
 }
 
-std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const TokenizedShare& share) {
+std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const std::vector<BadLine>& lines) {
   std::vector<std::vector<BadLine>> all;
-  boost::mpi::all_gather(comm, share.bad_lines, all);
+  boost::mpi::all_gather(comm, lines, all);
   std::vector<BadLine> merged;
   for (auto& lines : all) merged.insert(merged.end(), lines.begin(), lines.end());
   std::sort(merged.begin(), merged.end(), [](const BadLine& a, const BadLine& b) { return a.pair_id < b.pair_id; });

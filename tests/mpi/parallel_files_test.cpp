@@ -123,7 +123,7 @@ class ParallelFilesTest : public ::testing::Test {
         }
     }
     // Bad lines: the same pairs, at the same line of a file of the side that is bad.
-    const auto bad_want = text::first_bad_lines(comm, expected), bad_have = text::first_bad_lines(comm, got);
+    const auto bad_want = text::first_bad_lines(comm, expected.bad_lines), bad_have = text::first_bad_lines(comm, got.bad_lines);
     EXPECT_EQ(bad_have.size(), bad_want.size()) << what;
     for (std::size_t k = 0; k < std::min(bad_want.size(), bad_have.size()); ++k) {
       EXPECT_EQ(bad_have[k].pair_id, bad_want[k].pair_id) << what;
@@ -191,7 +191,7 @@ TEST_F(ParallelFilesTest, BadTgtLineIsReportedInTheTgtFile) {
   text::Vocabulary vocabulary;
   const auto share = text::read_parallel_share(comm, io::resolve_inputs({path("src")}),
                                                io::resolve_inputs({path("tgt")}), options, vocabulary);
-  const auto bad = text::first_bad_lines(comm, share);
+  const auto bad = text::first_bad_lines(comm, share.bad_lines);
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_EQ(bad[0].pair_id, 1u);
   EXPECT_EQ(bad[0].file, path("tgt"));

@@ -48,6 +48,20 @@ struct CorpusOptions {
   text::ReadOptions line_read_options(const std::string& side) const;
 };
 
+/// Label columns or fields of a corpus (label-aware curation): how each
+/// line's labels are read, named and bucketed.
+struct LabelOptions {
+  std::string cols;    // TSV: "5,6"
+  std::string fields;  // JSONL: "formality,arousal"
+  std::string names;   // default: the fields, or "col5", "col6"
+  std::vector<std::string> buckets;  // "NAME=CUT,CUT,..."
+
+  void add_to(OptionSet& options);
+  bool given() const { return !cols.empty() || !fields.empty(); }
+  /// Puts the labels into `read` (its fields and label spec). Throws UsageError.
+  void apply(text::ReadOptions& read) const;
+};
+
 /// Where and how the HDF5 result is written (SPEC §8).
 struct OutputOptions {
   std::string output;
@@ -80,9 +94,24 @@ struct ScoreOptions {
   CorpusOptions corpus;
   EngineOptions engine;
   ReferenceOptions reference;
+  LabelOptions labels;
+  bool by_label = false;  // /labels: scores per label combination and value
   std::size_t shards = 0;
   std::string shard_by = "hash";
   std::uint64_t seed = 1;
+  OutputOptions output;
+};
+
+struct BalanceOptions {
+  CorpusOptions corpus;
+  EngineOptions engine;
+  LabelOptions labels;
+  std::string mode = "joint";     // joint | marginal | skewed (label::BalanceMode)
+  double min_share = 0.05;
+  std::uint64_t size = 0;         // skewed: total size; 0 = the joint mode's
+  std::string rank_by = "tdcone"; // which lines of a combination go first: tdcone | cynical | random
+  std::string ranking;            // a score result (tdcone) or select result (cynical) of this corpus
+  std::uint64_t seed = 1;         // --rank-by random
   OutputOptions output;
 };
 

@@ -25,13 +25,16 @@ struct CorpusJob {
   text::TokenizedShare share;
   LineCounts counts;
   std::optional<text::TokenizedShare> reference;
+  std::optional<label::PairLabels> labels;  // with LabelOptions
   double read_seconds = 0;
 };
 
 /// Checks the output target, resolves and reads the corpus and the reference
-/// (bad lines reported and handled per --on-bad-line). Collective.
+/// (bad lines reported and handled per --on-bad-line), and with `labels` the
+/// corpus's labels (cli/labels.hpp account_labels). Collective.
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
-                          const ReferenceOptions& reference, const OutputOptions& output);
+                          const ReferenceOptions& reference, const OutputOptions& output,
+                          const LabelOptions* labels = nullptr);
 
 /// The engine's result, with the run's figures for the summary and the file.
 struct JobScores : pipeline::EngineResult {

@@ -1,5 +1,5 @@
 #pragma once
-// Small per-subset tables (/shards, /sweep): the rows live on every rank,
+// Small per-subset tables (/shards, /sweep, /labels, /combinations): the rows live on every rank,
 // rank 0 writes them and the other ranks take part in the collective writes.
 #include <boost/mpi/communicator.hpp>
 
@@ -17,9 +17,11 @@ class SubsetTable {
 
   void column(const std::string& name, const std::vector<double>& values);
   void column(const std::string& name, const std::vector<std::uint64_t>& values);
-  /// tdcone and, with a reference, kl_pq, kl_pu, tdcone_rel of subsets [first, first + count).
+  void column(const std::string& name, const std::vector<std::uint8_t>& values);
+  void column(const std::string& name, const std::vector<std::string>& values);
+  /// tdcone, cond_entropy (with `cond_entropy`) and, with a reference, kl_pq, kl_pu, tdcone_rel of subsets [first, first + count).
   void scores(const std::vector<entropy::SubsetScore>& subsets, std::size_t first, std::size_t count,
-              bool with_reference);
+              bool with_reference, bool cond_entropy = false);
 
  private:
   template <class T>

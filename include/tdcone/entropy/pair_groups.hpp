@@ -28,6 +28,12 @@ std::vector<std::uint32_t> assign_shards(const text::TokenizedShare& share, std:
 PairGroups shard_groups(const text::TokenizedShare& share, const std::vector<std::uint32_t>& shard_of_pair,
                         std::size_t shards);
 
+/// The pairs grouped by `a` and `b` at once (both over the same pairs, bad
+/// lines kNoGroup in both): a's subsets, then b's after its subset 0 (b's
+/// subset s becomes a.subset_count + s - 1). Groups are the pairs (a group,
+/// b group) present on any rank, in sorted order. Collective.
+PairGroups combine_groups(const boost::mpi::communicator& comm, const PairGroups& a, const PairGroups& b);
+
 struct ThresholdGroups {
   PairGroups groups;                       // subset 1 + i: (a sample of) S_t for thresholds[i]
   std::vector<std::uint64_t> subset_size;  // |S_t| before sampling, per threshold

@@ -1,8 +1,10 @@
 #pragma once
 // Parsing one line of a TSV or JSONL corpus into a pair record.
 #include <memory>
+#include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace tdcone::io {
 
@@ -22,6 +24,13 @@ struct FieldSpec {
   std::string tgt_field = "tgt";
   std::string score_field;  // empty = absent
   std::string id_field;     // empty = absent
+  // Label columns (TSV) or fields (JSONL): a line whose label is missing or
+  // unusable is still a pair; the parser reports the label problem apart.
+  std::vector<int> label_cols;
+  std::vector<std::string> label_fields;
+  std::size_t label_count() const {
+    return format == Format::tsv ? label_cols.size() : format == Format::jsonl ? label_fields.size() : 0;
+  }
   bool has_score() const {
     return format == Format::tsv ? score_col > 0 : format == Format::jsonl && !score_field.empty();
   }
@@ -31,6 +40,11 @@ struct FieldSpec {
 struct Record {
   std::string_view src, tgt, id;  // valid until the next parse() call
   double score = 0.0;
+  // The raw label values, in the order of FieldSpec's labels (JSON numbers
+  // and booleans as their text), when label_problem is empty; else why the
+  // line has no usable label ("missing label column 5"). Valid as src is.
+  std::span<const std::string_view> labels;
+  std::string_view label_problem;
 };
 
 /// Reusable parser (owns buffers, so parse() does not allocate per line).
@@ -47,11 +61,14 @@ class RecordParser {
   /// src/tgt/id are checked to be valid UTF-8; a score must be a finite number
   /// (JSON: a number, or a string holding one). A JSONL line must be one
   /// complete, valid JSON object: nothing after it, no error in any field.
+  /// Label problems do not make a line bad (see Record::label_problem).
   std::string parse(std::string_view line, Record& out);
 
   const FieldSpec& spec() const { return spec_; }
 
  private:
+  std::string parse_line(std::string_view line, Record& out);  // parse() but the labels' outcome
+
   FieldSpec spec_;
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -10,19 +10,21 @@
 
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
+#include "tdcone/label/labels.hpp"
 #include "tdcone/text/tokenizer.hpp"
 #include "tdcone/text/vocabulary.hpp"
 
 namespace tdcone::text {
 
 /// `flags` bits of SPEC §8.
-enum PairFlag : std::uint8_t { bad_line = 1, junk = 2, not_selected = 4, in_seed = 8 };
+enum PairFlag : std::uint8_t { bad_line = 1, junk = 2, not_selected = 4, in_seed = 8, no_label = 16 };
 
 struct ReadOptions {
   io::FieldSpec fields;
   TokenizerOptions tokenizer;
   bool reverse = false;  // swap input and output sides
   bool keep_counts = false;  // also keep how often each type occurs (cynical selection)
+  label::LabelSpec labels;   // names and buckets of fields.label_cols / label_fields
   std::uint64_t max_line_bytes = 1 << 20;
 };
 
@@ -65,6 +67,13 @@ struct TokenizedShare {
   std::vector<std::uint64_t> file_lines, file_fingerprints;
   std::uint64_t bad_count = 0;     // on this rank
   std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
+  // With labels: one value id per label and pair (label::kNoValue when the
+  // pair has no usable label: flags no_label, or a bad line), each label's
+  // local values (label::LocalLabels), and the pairs flagged no_label.
+  std::vector<std::uint32_t> label_ids;
+  std::vector<std::vector<std::string>> label_values;
+  std::uint64_t label_problem_count = 0;   // on this rank
+  std::vector<BadLine> label_problems;     // this rank's first kReportedBadLines
 
   std::size_t size() const { return flags.size(); }
   /// Bytes held by this share (for the memory budget).
@@ -104,7 +113,8 @@ TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const s
                                    Vocabulary& vocabulary,
                                    const std::function<void(std::uint64_t, double)>& on_progress = {});
 
-/// The first kReportedBadLines bad lines over all ranks, by pair_id (every rank gets them). Collective.
-std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const TokenizedShare& share);
+/// The first kReportedBadLines of `lines` over all ranks, by pair_id (every
+/// rank gets them): share.bad_lines or share.label_problems. Collective.
+std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const std::vector<BadLine>& lines);
 
 }  // namespace tdcone::text
