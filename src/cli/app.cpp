@@ -23,6 +23,7 @@ const char* kDescription =
 // One parse of the command line; all option values live here.
 struct Commands {
   ScoreOptions score;
+  BalanceOptions balance;
   SweepOptions sweep;
   SelectOptions select;
   ExportOptions export_options;
@@ -32,7 +33,7 @@ struct Commands {
   double progress_every = 2.0;
   bool quiet = false;
   std::vector<std::unique_ptr<OptionSet>> option_sets;
-  CLI::App *score_cmd = nullptr, *sweep_cmd = nullptr, *select_cmd = nullptr, *export_cmd = nullptr, *info_cmd = nullptr,
+  CLI::App *score_cmd = nullptr, *balance_cmd = nullptr, *sweep_cmd = nullptr, *select_cmd = nullptr, *export_cmd = nullptr, *info_cmd = nullptr,
            *synth_cmd = nullptr;
 
   OptionSet& options_of(const CLI::App* command) {
@@ -80,6 +81,10 @@ void build(CLI::App& app, Commands& c) {
   c.score_cmd = add_command(app, c, "score",
                             "Corpus and pair TD-CONE (/corpus, /pairs); TD-CONE_REL with --reference; per-shard scores with --shards");
   add_score_options(c.options_of(c.score_cmd), c.score);
+  c.balance_cmd = add_command(app, c, "balance",
+                              "A label-balanced subset (/balance: kept lines per combination, best first; "
+                              "/combinations: before, target, after): joint, marginal or skewed (--mode)");
+  add_balance_options(c.options_of(c.balance_cmd), c.balance);
   c.sweep_cmd = add_command(app, c, "sweep",
                             "TD-CONE (and TD-CONE_REL) of every score-threshold subset in one pass (/sweep)");
   add_sweep_options(c.options_of(c.sweep_cmd), c.sweep);
@@ -150,6 +155,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   set_quiet(c.quiet);
   CLI::App* command = app.get_subcommands().front();
   if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
+  if (command == c.balance_cmd) return run_balance(comm, c.balance, c.options_of(command).effective_toml());
   if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
   if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
   if (command == c.export_cmd) return run_export(comm, c.export_options);

@@ -166,6 +166,30 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
   score.output.add_to(o);
 }
 
+void add_balance_options(OptionSet& o, BalanceOptions& b) {
+  b.corpus.add_to(o, "required");
+  b.labels.add_to(o);
+  o.add("mode", b.mode,
+        "joint: every label combination down to the size of the rarest one holding at least --min-share of the "
+        "labelled lines (rarer ones keep all they have: under-represented); marginal: each label's values equally "
+        "represented, as far as the lines allow (iterative proportional fitting, then the best lines); skewed: the "
+        "natural distribution at --size lines (default: the joint subset's size, for a like-for-like comparison)",
+        one_of({"joint", "marginal", "skewed"}));
+  o.add("min-share", b.min_share, "--mode joint (and skewed's default size): a combination below this share of the "
+        "labelled lines keeps all its lines and does not set the common size", real_number(0, 1));
+  o.add("size", b.size, "--mode skewed: lines in the subset (0 = the --mode joint subset's size)", whole_number(0, kAnyCount));
+  o.add("rank-by", b.rank_by,
+        "Which lines of a combination are kept first. tdcone: lowest pair TD-CONE (scored in this run, with /corpus, "
+        "/pairs and /labels, unless --ranking gives a score result); cynical: best rank of a select result "
+        "(--ranking); random: a seeded random order (--seed). Ties by pair_id",
+        one_of({"tdcone", "cynical", "random"}));
+  o.add("ranking", b.ranking, "A tdcone score (for --rank-by tdcone) or select (for --rank-by cynical) result of the "
+        "same corpus files (checked by their recorded line counts and fingerprints)");
+  o.add("seed", b.seed, "Seed of --rank-by random (the subset does not depend on the rank count)", whole_number(0, kAnyCount));
+  b.engine.add_to(o);
+  b.output.add_to(o);
+}
+
 void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
   sweep.corpus.add_to(o, "required");
   sweep.engine.add_to(o);
@@ -180,13 +204,13 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
 
 void add_export_options(OptionSet& o, ExportOptions& e) {
   o.command()->add_option("hdf5", e.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
-  o.add("group", e.group, "Table to export", one_of({"pairs", "shards", "sweep", "selection"}));
+  o.add("group", e.group, "Table to export", one_of({"pairs", "shards", "sweep", "selection", "labels", "balance", "combinations"}));
   o.add("to", e.to, "Output format: tsv (a header line, then one line per row) or jsonl (one JSON object per row; "
         "keys = column names; NaN and infinities are null)", one_of({"tsv", "jsonl"}));
   o.add("output", e.output, "File to write ('-' = standard output; a name ending in .zst is written zstd-compressed)");
   o.add_action_flag("force", e.force, "Overwrite an existing output file");
   o.add_action_flag("text", e.text,
-                    "Join each row with its input text: src and tgt (pairs; after the run's --reverse), or text "
+                    "Join each row with its input text: src and tgt (pairs, balance; after the run's --reverse), or text "
                     "(selection). Read from the files the run recorded, with its reader settings; refused when a "
                     "file's size or content differs from the recorded one. A bad line's src/tgt are empty (JSON "
                     "null) and its line is in raw");
@@ -206,7 +230,7 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
                     "With --group selection: only the selected lines, those ranked up to stop_rank (not junk, not "
                     "cut by --stop), in rank order");
   o.add_action_flag("lines-only", e.lines_only,
-                    "With --group pairs or selection: write only each kept row's input line, verbatim (bytes as in "
+                    "With --group pairs, balance or selection: write only each kept row's input line, verbatim (bytes as in "
                     "the file), one per line, in input order unless --sort-by is given; e.g. the next seed corpus");
   o.add_action_flag("jaded", e.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, "
                     "score, penalty, gain, cross-entropy, root word, WGE, text) as TSV; the text as with --text");

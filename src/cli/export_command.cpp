@@ -336,12 +336,12 @@ class RowWriter {
 };
 
 void check_combination(const ExportOptions& o) {
-  const bool pairs_like = o.group == "pairs" || o.group == "selection";
+  const bool pairs_like = o.group == "pairs" || o.group == "balance" || o.group == "selection";
   if (o.jaded && o.group != "selection") throw UsageError("--jaded is for --group selection");
   if (o.selected && o.group != "selection") throw UsageError("--selected is for --group selection");
   if (!o.side.empty() && o.group != "selection") throw UsageError("--side is for --group selection");
   if ((o.text || o.lines_only) && !pairs_like)
-    throw UsageError(cat("--", o.text ? "text" : "lines-only", " is for --group pairs or selection (/", o.group,
+    throw UsageError(cat("--", o.text ? "text" : "lines-only", " is for --group pairs, balance or selection (/", o.group,
                          " has no input lines)"));
   if (o.lines_only && (o.text || o.jaded || o.to != "tsv"))
     throw UsageError("--lines-only writes only the input lines: not with --text, --jaded or --to");

@@ -10,11 +10,13 @@ namespace tdcone::mpi {
 namespace {
 
 struct Item {
+  std::uint32_t group;
   double key;
   std::uint64_t id;
 };
 
 bool before(const Item& a, const Item& b) {
+  if (a.group != b.group) return a.group < b.group;
   const bool a_nan = std::isnan(a.key), b_nan = std::isnan(b.key);
   if (a_nan != b_nan) return b_nan;
   if (!a_nan && a.key != b.key) return a.key < b.key;
@@ -31,15 +33,13 @@ std::vector<T> all_gather(MPI_Comm comm, const std::vector<T>& mine, int n_ranks
   return all_to_all(comm, std::vector<std::vector<T>>(n_ranks, mine)).records;
 }
 
-}  // namespace
-
-std::vector<std::uint64_t> global_ranks(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id) {
+// Positions in the global order of `items` (sorted here), for the items'
+// ids in [first_id, first_id + local_items); 0 for ids not among the items.
+std::vector<std::uint64_t> sorted_positions(MPI_Comm comm, std::vector<Item> items, std::uint64_t first_id,
+                                            std::size_t local_items) {
   int n_ranks = 1, rank = 0;
   MPI_Comm_size(comm, &n_ranks);
   MPI_Comm_rank(comm, &rank);
-
-  std::vector<Item> items(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) items[i] = {keys[i], first_id + i};
   std::sort(items.begin(), items.end(), before);
 
   // Splitters from regular samples of every rank's sorted items.
@@ -70,7 +70,7 @@ std::vector<std::uint64_t> global_ranks(MPI_Comm comm, std::span<const double> k
   // Send each position back to the rank that holds the item.
   const std::vector<std::uint64_t> first_ids = all_gather(comm, std::vector<std::uint64_t>{first_id}, n_ranks);
   const std::vector<std::uint64_t> counts =
-      all_gather(comm, std::vector<std::uint64_t>{static_cast<std::uint64_t>(keys.size())}, n_ranks);
+      all_gather(comm, std::vector<std::uint64_t>{static_cast<std::uint64_t>(local_items)}, n_ranks);
   auto holder = [&](std::uint64_t id) {
     for (int r = 0; r < n_ranks; ++r)
       if (id >= first_ids[r] && id < first_ids[r] + counts[r]) return r;
@@ -84,8 +84,35 @@ std::vector<std::uint64_t> global_ranks(MPI_Comm comm, std::span<const double> k
     replies[last_holder].push_back({id, before_me + i + 1});
   }
   bucket = {};
-  std::vector<std::uint64_t> ranks(keys.size(), 0);
+  std::vector<std::uint64_t> ranks(local_items, 0);
   for (const Placed& p : all_to_all(comm, replies).records) ranks[p.id - first_id] = p.rank;
+  return ranks;
+}
+
+}  // namespace
+
+std::vector<std::uint64_t> global_ranks(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id) {
+  std::vector<Item> items(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) items[i] = {0, keys[i], first_id + i};
+  return sorted_positions(comm, std::move(items), first_id, keys.size());
+}
+
+std::vector<std::uint64_t> global_ranks_within(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id,
+                                               std::span<const std::uint32_t> groups, std::uint32_t n_groups) {
+  std::vector<Item> items;
+  std::vector<std::uint64_t> local_sizes(n_groups, 0);
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (groups[i] < n_groups) {
+      items.push_back({groups[i], keys[i], first_id + i});
+      ++local_sizes[groups[i]];
+    }
+  std::vector<std::uint64_t> ranks = sorted_positions(comm, std::move(items), first_id, keys.size());
+  // A group's items follow those of the groups before it.
+  const std::vector<std::uint64_t> sizes = sum_all(comm, local_sizes);
+  std::vector<std::uint64_t> before_group(n_groups, 0);
+  for (std::uint32_t g = 1; g < n_groups; ++g) before_group[g] = before_group[g - 1] + sizes[g - 1];
+  for (std::size_t i = 0; i < keys.size(); ++i)
+    if (groups[i] < n_groups) ranks[i] -= before_group[groups[i]];
   return ranks;
 }
 

@@ -178,6 +178,7 @@ struct SynthOptionsCli {
 };
 
 void add_score_options(OptionSet& options, ScoreOptions& score);
+void add_balance_options(OptionSet& options, BalanceOptions& balance);
 void add_sweep_options(OptionSet& options, SweepOptions& sweep);
 void add_select_options(OptionSet& options, SelectOptions& select);
 void add_export_options(OptionSet& options, ExportOptions& export_options);
@@ -186,6 +187,7 @@ void add_synth_options(OptionSet& options, SynthOptionsCli& synth);
 
 /// Each returns the process exit status. `config_toml` is the effective configuration.
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml);
+int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& options, const std::string& config_toml);
 int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options, const std::string& config_toml);
 int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml);
 /// From now on SIGTERM and SIGUSR1 ask a selection to checkpoint and exit 75

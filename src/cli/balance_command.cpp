@@ -1,0 +1,213 @@
+// tdcone balance: a label-balanced (or skewed) subset of a corpus, the lines
+// of each combination taken best first (the multi-style balancing paper).
+#include <xxhash.h>
+
+#include <cmath>
+#include <cstdio>
+#include <optional>
+
+#include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/cli/labels.hpp"
+#include "tdcone/cli/standard_output.hpp"
+#include "tdcone/cli/tables.hpp"
+#include "tdcone/error.hpp"
+#include "tdcone/label/balance_plan.hpp"
+#include "tdcone/mpi/global_rank.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/progress.hpp"
+
+namespace tdcone::cli {
+
+namespace {
+
+void check_options(const BalanceOptions& o) {
+  if (!o.labels.given()) throw UsageError("balance needs labels: --label-cols (TSV) or --label-fields (JSONL)");
+  if (o.size > 0 && o.mode != "skewed") throw UsageError("--size is the total of --mode skewed");
+  if (o.rank_by == "cynical" && o.ranking.empty())
+    throw UsageError("--rank-by cynical takes the ranks of a select result of this corpus: give it with --ranking");
+  if (o.rank_by == "random" && !o.ranking.empty()) throw UsageError("--ranking is for --rank-by tdcone or cynical");
+}
+
+// The ranking result must have read this very corpus: same files, lines and content.
+void check_ranking_inputs(const h5::Reader& reader, const std::string& path, const text::TokenizedShare& share) {
+  const auto attributes = reader.attributes("/");
+  const auto recorded = [&](const char* name) {
+    return std::ranges::count(attributes, std::string(name)) ? reader.attribute_uints("/", name) : std::vector<std::uint64_t>{};
+  };
+  if (recorded("input_lines") != share.file_lines || recorded("input_fingerprints") != share.file_fingerprints)
+    throw UsageError(cat("--ranking ", path, " was not computed on this corpus (its recorded input lines or content "
+                         "fingerprints differ from the files read now); rank with a result of the same --input"));
+}
+
+// Per local pair: the sort key of --rank-by from the --ranking file (lower first).
+std::vector<double> keys_from_ranking(const BalanceOptions& o, const text::TokenizedShare& share) {
+  const h5::Reader reader(o.ranking);
+  check_ranking_inputs(reader, o.ranking, share);
+  std::vector<double> keys(share.size());
+  if (o.rank_by == "tdcone") {
+    if (!reader.exists("/pairs/tdcone"))
+      throw UsageError(cat("--rank-by tdcone: ", o.ranking, " has no /pairs/tdcone (a tdcone score result has it)"));
+    const std::vector<double> tdcone = reader.read_double("/pairs/tdcone");
+    std::copy_n(tdcone.begin() + static_cast<std::ptrdiff_t>(share.first_pair_id), share.size(), keys.begin());
+    return keys;
+  }
+  if (!reader.exists("/selection/rank"))
+    throw UsageError(cat("--rank-by cynical: ", o.ranking, " has no /selection (a tdcone select result has it)"));
+  const std::vector<std::uint64_t> pair_id = reader.read_uint("/selection/pair_id"), rank = reader.read_uint("/selection/rank");
+  std::fill(keys.begin(), keys.end(), std::nan(""));  // a line the selection did not rank goes last
+  for (std::size_t r = 0; r < pair_id.size(); ++r)
+    if (pair_id[r] >= share.first_pair_id && pair_id[r] - share.first_pair_id < share.size())
+      keys[pair_id[r] - share.first_pair_id] = static_cast<double>(rank[r]);
+  return keys;
+}
+
+// Seeded random order: a hash of (pair_id, seed), 53 bits so that a double holds it exactly.
+std::vector<double> random_keys(const text::TokenizedShare& share, std::uint64_t seed) {
+  std::vector<double> keys(share.size());
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    const std::uint64_t pair_id = share.first_pair_id + i;
+    keys[i] = static_cast<double>(XXH3_64bits_withSeed(&pair_id, sizeof pair_id, seed) >> 11);
+  }
+  return keys;
+}
+
+struct Balance {
+  label::BalancePlan plan;
+  std::vector<std::uint64_t> rank_in_combination;  // per local pair; 0: no combination
+  std::vector<std::uint8_t> kept;
+};
+
+Balance balance_pairs(const boost::mpi::communicator& comm, const label::PairLabels& labels, const std::vector<double>& keys,
+                      const label::BalanceRequest& request, std::uint64_t first_pair_id) {
+  Balance b;
+  b.plan = label::plan_balance({labels.space.values_per_label(), labels.counts}, request);
+  b.rank_in_combination = mpi::global_ranks_within(comm, keys, first_pair_id, labels.combination_of_pair,
+                                                   static_cast<std::uint32_t>(labels.counts.size()));
+  b.kept.resize(keys.size(), 0);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const std::uint32_t k = labels.combination_of_pair[i];
+    b.kept[i] = k != label::kNoCombination && b.rank_in_combination[i] <= b.plan.quota[k];
+  }
+  return b;
+}
+
+void write_balance(const boost::mpi::communicator& comm, h5::OutputFile& file, const BalanceOptions& o,
+                   const text::TokenizedShare& share, const label::PairLabels& labels, const Balance& b) {
+  const std::uint64_t offset = share.first_pair_id, total = share.total_lines;
+  std::vector<std::uint64_t> pair_id(share.size());
+  std::vector<std::string> combination(share.size());
+  for (std::size_t i = 0; i < share.size(); ++i) {
+    pair_id[i] = offset + i;
+    if (labels.combination_of_pair[i] != label::kNoCombination)
+      combination[i] = labels.space.combination_name(labels.combination_of_pair[i]);
+  }
+  file.create_group("/balance");
+  file.write_column("/balance/pair_id", std::span<const std::uint64_t>(pair_id), offset, total);
+  file.write_column("/balance/combination", combination, offset, total);
+  file.write_column("/balance/kept", std::span<const std::uint8_t>(b.kept), offset, total);
+  file.write_column("/balance/rank_in_combination", std::span<const std::uint64_t>(b.rank_in_combination), offset, total);
+  file.write_column("/balance/flags", std::span<const std::uint8_t>(share.flags), offset, total);
+  file.set_attribute("/balance", "mode", o.mode);
+  file.set_attribute("/balance", "rank_by", o.rank_by);
+  file.set_attribute("/balance", "min_share", o.min_share);
+  file.set_attribute("/balance", "labels", [&] {
+    std::string names;
+    for (const auto& name : labels.space.names) names += (names.empty() ? "" : "|") + name;
+    return names;
+  }());
+  file.set_attribute("/balance", "n_labelled", b.plan.total_before);
+  file.set_attribute("/balance", "n_kept", b.plan.total_after);
+  file.set_attribute("/balance", "share_std_before", b.plan.share_std_before);
+  file.set_attribute("/balance", "share_std_after", b.plan.share_std_after);
+  for (std::size_t l = 0; l < labels.space.names.size(); ++l)
+    file.set_attribute("/balance", "marginal_deviation_" + labels.space.names[l], b.plan.marginal_deviation[l]);
+
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < labels.counts.size(); ++k) names.push_back(labels.space.combination_name(k));
+  SubsetTable table(comm, file, "/combinations");
+  table.column("combination", names);
+  table.column("before", labels.counts);
+  table.column("target", b.plan.target);
+  table.column("after", b.plan.quota);
+  table.column("under_represented", b.plan.under_represented);
+}
+
+void print_balance(const BalanceOptions& o, const label::PairLabels& labels, const label::BalancePlan& plan) {
+  std::printf("  balance      --mode %s, --rank-by %s: %llu of %llu labelled lines kept\n", o.mode.c_str(),
+              o.rank_by.c_str(), (unsigned long long)plan.total_after, (unsigned long long)plan.total_before);
+  int width = 11;
+  for (std::size_t k = 0; k < labels.counts.size(); ++k)
+    width = std::max(width, static_cast<int>(labels.space.combination_name(k).size()));
+  std::printf("  %-*s %10s %12s %10s %8s\n", width, "combination", "before", "target", "after", "share");
+  for (std::size_t k = 0; k < labels.counts.size(); ++k) {
+    const double share = plan.total_after ? 100.0 * static_cast<double>(plan.quota[k]) / static_cast<double>(plan.total_after) : 0.0;
+    std::printf("  %-*s %10llu %12.1f %10llu %7.2f%%%s\n", width, labels.space.combination_name(k).c_str(),
+                (unsigned long long)labels.counts[k], plan.target[k], (unsigned long long)plan.quota[k], share,
+                labels.counts[k] == 0            ? "  absent"
+                : plan.under_represented[k] != 0 ? "  under-represented (below --min-share: all kept)"
+                                                 : "");
+  }
+  std::printf("  std of combination shares %.6f -> %.6f\n", plan.share_std_before, plan.share_std_after);
+  for (std::size_t l = 0; l < labels.space.names.size(); ++l)
+    std::printf("  %s: largest deviation of a value's share from 1/%zu: %.6f\n", labels.space.names[l].c_str(),
+                labels.space.values[l].size(), plan.marginal_deviation[l]);
+  for (const auto& warning : plan.warnings) std::printf("  warning: %s\n", warning.c_str());
+}
+
+}  // namespace
+
+int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& options, const std::string& config_toml) {
+  const Stopwatch clock;
+  mpi::collective_step(comm, [&] { check_options(options); });
+  const CorpusJob job = read_corpus_job(comm, options.corpus, ReferenceOptions{}, options.output, &options.labels);
+  const label::PairLabels& labels = *job.labels;
+  label::BalanceRequest request;
+  request.mode = label::balance_mode_from_name(options.mode);
+  request.min_share = options.min_share;
+  request.size = options.size;
+
+  // TD-CONE without a ranking file is scored here, in the same pass as /labels.
+  const bool score_here = options.rank_by == "tdcone" && options.ranking.empty();
+  std::optional<JobScores> scores;
+  LabelSubsets subsets;
+  std::vector<double> keys;
+  if (score_here) {
+    subsets = label_subsets(job.share, labels);
+    scores = score_corpus_job(comm, job, options.engine, ReferenceOptions{}, subsets.groups);
+    keys = scores->pair_tdcone;
+  } else {
+    mpi::collective_step(comm, [&] {
+      keys = options.ranking.empty() ? random_keys(job.share, options.seed) : keys_from_ranking(options, job.share);
+    });
+  }
+  Balance balance;
+  mpi::collective_step(comm, [&] { balance = balance_pairs(comm, labels, keys, request, job.share.first_pair_id); });
+
+  const Stopwatch write_clock;
+  mpi::collective_step(comm, [&] {
+    h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
+    write_run_attributes(comm, file, "balance", config_toml, job.recorded_files(), job.share, job.counts);
+    if (scores) {
+      write_corpus_group(file, *scores, false);
+      write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores->pair_tdcone, scores->pair_rank);
+      write_label_table(comm, file, subsets.names, scores->subsets, 1, false);
+    }
+    write_balance(comm, file, options, job.share, labels, balance);
+    file.commit();
+  });
+  if (scores) {
+    add_write_phase(*scores, write_clock.seconds());
+    print_summary(comm, "balance", options.output.output, job.counts, *scores, false, clock.seconds());
+  } else if (comm.rank() == 0) {
+    std::printf("tdcone balance: %s\n  lines        %llu (usable %llu, flagged %llu)\n  ranks        %d, %.2f s\n",
+                options.output.output.c_str(), (unsigned long long)job.counts.lines, (unsigned long long)job.counts.scored,
+                (unsigned long long)job.counts.flagged, comm.size(), clock.seconds());
+  }
+  if (comm.rank() == 0) {
+    if (scores) print_label_table(subsets.names, scores->subsets, 1, false);
+    print_balance(options, labels, balance.plan);
+  }
+  return finish_standard_output(comm);
+}
+
+}  // namespace tdcone::cli
