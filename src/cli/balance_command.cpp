@@ -77,14 +77,14 @@ struct Balance {
   std::vector<std::uint8_t> kept;
 };
 
-Balance balance_pairs(const boost::mpi::communicator& comm, const label::PairLabels& labels, const std::vector<double>& keys,
-                      const label::BalanceRequest& request, std::uint64_t first_pair_id) {
+// Keeps the first quota[k] lines of each combination k by `rank_in_combination`.
+Balance balance_pairs(const label::PairLabels& labels, const label::BalanceRequest& request,
+                      std::vector<std::uint64_t> rank_in_combination) {
   Balance b;
   b.plan = label::plan_balance({labels.space.values_per_label(), labels.counts}, request);
-  b.rank_in_combination = mpi::global_ranks_within(comm, keys, first_pair_id, labels.combination_of_pair,
-                                                   static_cast<std::uint32_t>(labels.counts.size()));
-  b.kept.resize(keys.size(), 0);
-  for (std::size_t i = 0; i < keys.size(); ++i) {
+  b.rank_in_combination = std::move(rank_in_combination);
+  b.kept.resize(b.rank_in_combination.size(), 0);
+  for (std::size_t i = 0; i < b.kept.size(); ++i) {
     const std::uint32_t k = labels.combination_of_pair[i];
     b.kept[i] = k != label::kNoCombination && b.rank_in_combination[i] <= b.plan.quota[k];
   }
@@ -94,12 +94,13 @@ Balance balance_pairs(const boost::mpi::communicator& comm, const label::PairLab
 void write_balance(const boost::mpi::communicator& comm, h5::OutputFile& file, const BalanceOptions& o,
                    const text::TokenizedShare& share, const label::PairLabels& labels, const Balance& b) {
   const std::uint64_t offset = share.first_pair_id, total = share.total_lines;
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < labels.counts.size(); ++k) names.push_back(labels.space.combination_name(k));
   std::vector<std::uint64_t> pair_id(share.size());
   std::vector<std::string> combination(share.size());
   for (std::size_t i = 0; i < share.size(); ++i) {
     pair_id[i] = offset + i;
-    if (labels.combination_of_pair[i] != label::kNoCombination)
-      combination[i] = labels.space.combination_name(labels.combination_of_pair[i]);
+    if (labels.combination_of_pair[i] != label::kNoCombination) combination[i] = names[labels.combination_of_pair[i]];
   }
   file.create_group("/balance");
   file.write_column("/balance/pair_id", std::span<const std::uint64_t>(pair_id), offset, total);
@@ -122,8 +123,6 @@ void write_balance(const boost::mpi::communicator& comm, h5::OutputFile& file, c
   for (std::size_t l = 0; l < labels.space.names.size(); ++l)
     file.set_attribute("/balance", "marginal_deviation_" + labels.space.names[l], b.plan.marginal_deviation[l]);
 
-  std::vector<std::string> names;
-  for (std::size_t k = 0; k < labels.counts.size(); ++k) names.push_back(labels.space.combination_name(k));
   SubsetTable table(comm, file, "/combinations");
   table.column("combination", names);
   table.column("before", labels.counts);
@@ -168,20 +167,25 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
 
   // TD-CONE without a ranking file is scored here, in the same pass as /labels.
   const bool score_here = options.rank_by == "tdcone" && options.ranking.empty();
+  const auto combinations = static_cast<std::uint32_t>(labels.counts.size());
   std::optional<JobScores> scores;
   LabelSubsets subsets;
-  std::vector<double> keys;
+  std::vector<std::uint64_t> rank_in_combination;
   if (score_here) {
     subsets = label_subsets(job.share, labels);
-    scores = score_corpus_job(comm, job, options.engine, ReferenceOptions{}, subsets.groups);
-    keys = scores->pair_tdcone;
+    scores = score_corpus_job(comm, job, options.engine, ReferenceOptions{}, subsets.groups, labels.combination_of_pair,
+                              combinations);
+    rank_in_combination = scores->pair_rank_in_group;
   } else {
+    std::vector<double> keys;
     mpi::collective_step(comm, [&] {
       keys = options.ranking.empty() ? random_keys(job.share, options.seed) : keys_from_ranking(options, job.share);
     });
+    rank_in_combination =
+        mpi::global_ranks_within(comm, keys, job.share.first_pair_id, labels.combination_of_pair, combinations);
   }
   Balance balance;
-  mpi::collective_step(comm, [&] { balance = balance_pairs(comm, labels, keys, request, job.share.first_pair_id); });
+  mpi::collective_step(comm, [&] { balance = balance_pairs(labels, request, std::move(rank_in_combination)); });
 
   const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {

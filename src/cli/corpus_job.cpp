@@ -50,8 +50,11 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
 }
 
 JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineOptions& engine,
-                           const ReferenceOptions& reference, const entropy::PairGroups& groups) {
+                           const ReferenceOptions& reference, const entropy::PairGroups& groups,
+                           std::span<const std::uint32_t> rank_groups, std::uint32_t rank_group_count) {
   pipeline::EngineConfig config;
+  config.rank_groups = rank_groups;
+  config.rank_group_count = rank_group_count;
   config.align = engine.align == "static" ? align::AlignMode::embedding : align::AlignMode::uniform;
   config.embeddings = engine.embeddings;
   config.rel_lambda = reference.rel_lambda;

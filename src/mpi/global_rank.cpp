@@ -10,13 +10,12 @@ namespace tdcone::mpi {
 namespace {
 
 struct Item {
-  std::uint32_t group;
   double key;
   std::uint64_t id;
+  std::uint32_t group;  // for the positions within groups; not part of the order
 };
 
 bool before(const Item& a, const Item& b) {
-  if (a.group != b.group) return a.group < b.group;
   const bool a_nan = std::isnan(a.key), b_nan = std::isnan(b.key);
   if (a_nan != b_nan) return b_nan;
   if (!a_nan && a.key != b.key) return a.key < b.key;
@@ -25,7 +24,7 @@ bool before(const Item& a, const Item& b) {
 
 struct Placed {
   std::uint64_t id;
-  std::uint64_t rank;
+  std::uint64_t rank, rank_in_group;
 };
 
 template <class T>
@@ -33,13 +32,18 @@ std::vector<T> all_gather(MPI_Comm comm, const std::vector<T>& mine, int n_ranks
   return all_to_all(comm, std::vector<std::vector<T>>(n_ranks, mine)).records;
 }
 
-// Positions in the global order of `items` (sorted here), for the items'
-// ids in [first_id, first_id + local_items); 0 for ids not among the items.
-std::vector<std::uint64_t> sorted_positions(MPI_Comm comm, std::vector<Item> items, std::uint64_t first_id,
-                                            std::size_t local_items) {
+}  // namespace
+
+// Every local item's position in the global order, and within its group
+// (groups[i] < n_groups) when n_groups > 0: the sorted buckets hold the
+// global order, so a group's positions are its items counted along it.
+GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id,
+                                  std::span<const std::uint32_t> groups, std::uint32_t n_groups) {
   int n_ranks = 1, rank = 0;
   MPI_Comm_size(comm, &n_ranks);
   MPI_Comm_rank(comm, &rank);
+  std::vector<Item> items(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) items[i] = {keys[i], first_id + i, n_groups ? groups[i] : 0};
   std::sort(items.begin(), items.end(), before);
 
   // Splitters from regular samples of every rank's sorted items.
@@ -66,11 +70,17 @@ std::vector<std::uint64_t> sorted_positions(MPI_Comm comm, std::vector<Item> ite
   std::uint64_t before_me = 0, mine = bucket.size();
   MPI_Exscan(&mine, &before_me, 1, MPI_UINT64_T, MPI_SUM, comm);
   if (rank == 0) before_me = 0;
+  // Items of each group in the buckets of earlier ranks.
+  std::vector<std::uint64_t> in_group(n_groups, 0), group_before_me(n_groups, 0);
+  for (const Item& item : bucket)
+    if (item.group < n_groups) ++in_group[item.group];
+  if (n_groups > 0) MPI_Exscan(in_group.data(), group_before_me.data(), static_cast<int>(n_groups), MPI_UINT64_T, MPI_SUM, comm);
+  if (rank == 0) std::fill(group_before_me.begin(), group_before_me.end(), 0);
 
   // Send each position back to the rank that holds the item.
   const std::vector<std::uint64_t> first_ids = all_gather(comm, std::vector<std::uint64_t>{first_id}, n_ranks);
   const std::vector<std::uint64_t> counts =
-      all_gather(comm, std::vector<std::uint64_t>{static_cast<std::uint64_t>(local_items)}, n_ranks);
+      all_gather(comm, std::vector<std::uint64_t>{static_cast<std::uint64_t>(keys.size())}, n_ranks);
   auto holder = [&](std::uint64_t id) {
     for (int r = 0; r < n_ranks; ++r)
       if (id >= first_ids[r] && id < first_ids[r] + counts[r]) return r;
@@ -81,39 +91,27 @@ std::vector<std::uint64_t> sorted_positions(MPI_Comm comm, std::vector<Item> ite
   for (std::size_t i = 0; i < bucket.size(); ++i) {
     const std::uint64_t id = bucket[i].id;
     if (!(id >= first_ids[last_holder] && id < first_ids[last_holder] + counts[last_holder])) last_holder = holder(id);
-    replies[last_holder].push_back({id, before_me + i + 1});
+    const std::uint32_t g = bucket[i].group;
+    replies[last_holder].push_back({id, before_me + i + 1, g < n_groups ? ++group_before_me[g] : 0});
   }
   bucket = {};
-  std::vector<std::uint64_t> ranks(local_items, 0);
-  for (const Placed& p : all_to_all(comm, replies).records) ranks[p.id - first_id] = p.rank;
+  GroupedRanks ranks;
+  ranks.overall.assign(keys.size(), 0);
+  if (n_groups > 0) ranks.within_group.assign(keys.size(), 0);
+  for (const Placed& p : all_to_all(comm, replies).records) {
+    ranks.overall[p.id - first_id] = p.rank;
+    if (n_groups > 0) ranks.within_group[p.id - first_id] = p.rank_in_group;
+  }
   return ranks;
 }
 
-}  // namespace
-
 std::vector<std::uint64_t> global_ranks(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id) {
-  std::vector<Item> items(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) items[i] = {0, keys[i], first_id + i};
-  return sorted_positions(comm, std::move(items), first_id, keys.size());
+  return global_ranks_grouped(comm, keys, first_id, {}, 0).overall;
 }
 
 std::vector<std::uint64_t> global_ranks_within(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id,
                                                std::span<const std::uint32_t> groups, std::uint32_t n_groups) {
-  std::vector<Item> items;
-  std::vector<std::uint64_t> local_sizes(n_groups, 0);
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    if (groups[i] < n_groups) {
-      items.push_back({groups[i], keys[i], first_id + i});
-      ++local_sizes[groups[i]];
-    }
-  std::vector<std::uint64_t> ranks = sorted_positions(comm, std::move(items), first_id, keys.size());
-  // A group's items follow those of the groups before it.
-  const std::vector<std::uint64_t> sizes = sum_all(comm, local_sizes);
-  std::vector<std::uint64_t> before_group(n_groups, 0);
-  for (std::uint32_t g = 1; g < n_groups; ++g) before_group[g] = before_group[g - 1] + sizes[g - 1];
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    if (groups[i] < n_groups) ranks[i] -= before_group[groups[i]];
-  return ranks;
+  return global_ranks_grouped(comm, keys, first_id, groups, n_groups).within_group;
 }
 
 }  // namespace tdcone::mpi

@@ -105,7 +105,10 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
   clock.lap("score");
 
-  result.pair_rank = mpi::global_ranks(comm, result.pair_tdcone, corpus.first_pair_id);
+  mpi::GroupedRanks ranks = mpi::global_ranks_grouped(comm, result.pair_tdcone, corpus.first_pair_id,
+                                                      config.rank_groups, config.rank_group_count);
+  result.pair_rank = std::move(ranks.overall);
+  result.pair_rank_in_group = std::move(ranks.within_group);
   clock.lap("rank");
   return result;
 }

@@ -43,10 +43,12 @@ struct JobScores : pipeline::EngineResult {
 };
 
 /// Runs the score engine on the job (TD-CONE of the corpus, its pairs and the
-/// subsets of `groups`; TD-CONE_REL with a reference). Stops every rank with
-/// exit status 2 when --memory is too small. Collective.
+/// subsets of `groups`; TD-CONE_REL with a reference; with `rank_groups`,
+/// every pair's rank within its rank group too). Stops every rank with exit
+/// status 2 when --memory is too small. Collective.
 JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineOptions& engine,
-                           const ReferenceOptions& reference, const entropy::PairGroups& groups);
+                           const ReferenceOptions& reference, const entropy::PairGroups& groups,
+                           std::span<const std::uint32_t> rank_groups = {}, std::uint32_t rank_group_count = 0);
 
 /// `/corpus` (SPEC §8) from subset 0, and the run's phase times and memory on `/`.
 void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with_reference);

@@ -19,4 +19,12 @@ std::vector<std::uint64_t> global_ranks(MPI_Comm comm, std::span<const double> k
 std::vector<std::uint64_t> global_ranks_within(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id,
                                                std::span<const std::uint32_t> groups, std::uint32_t n_groups);
 
+struct GroupedRanks {
+  std::vector<std::uint64_t> overall;       // global_ranks
+  std::vector<std::uint64_t> within_group;  // global_ranks_within (empty when n_groups = 0)
+};
+/// Both orders from one distributed sort. Collective.
+GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id,
+                                  std::span<const std::uint32_t> groups, std::uint32_t n_groups);
+
 }  // namespace tdcone::mpi

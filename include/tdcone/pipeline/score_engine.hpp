@@ -11,6 +11,7 @@
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,10 @@ struct EngineConfig {
   double rel_lambda = 0.1;        // SPEC §4 smoothing of Q (--rel-lambda)
   std::uint64_t memory_bytes = 0; // per rank (--memory): round buffers and the rank's part of M must fit
   std::uint64_t round_bytes = 0;  // messages a rank sends per exchange round (--round-size); 0: automatic
+  // Also rank each pair within its group (rank_groups[i] < rank_group_count;
+  // e.g. a label combination), from the same sort as the global rank.
+  std::span<const std::uint32_t> rank_groups;
+  std::uint32_t rank_group_count = 0;
 };
 
 struct PhaseTime {
@@ -36,6 +41,7 @@ struct PhaseTime {
 struct EngineResult {
   std::vector<double> pair_tdcone;            // per local pair; NaN for bad lines
   std::vector<std::uint64_t> pair_rank;       // per local pair
+  std::vector<std::uint64_t> pair_rank_in_group;  // per local pair, with EngineConfig::rank_groups (0: in none)
   std::vector<entropy::SubsetScore> subsets;  // subset 0 = the corpus
   std::uint64_t input_types = 0;              // |V_x| of the corpus
   std::vector<PhaseTime> phases;              // wall time of each stage
