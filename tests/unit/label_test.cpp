@@ -95,6 +95,14 @@ TEST(LabelRecordTest, TsvEmptyLabelColumn) {
   EXPECT_TRUE(r.labels.empty());
 }
 
+TEST(LabelRecordTest, TsvInvalidUtf8Label) {
+  io::RecordParser parser(tsv_labels({3}));
+  io::Record r;
+  ASSERT_EQ(parser.parse("src\ttgt\tbad \xff label", r), "");
+  EXPECT_EQ(r.label_problem, "invalid UTF-8 in label column 3");
+  EXPECT_TRUE(r.labels.empty());
+}
+
 TEST(LabelRecordTest, TsvBadLineHasItsReasonAndNoLabelProblem) {
   io::FieldSpec spec = tsv_labels({3});
   spec.score_col = 4;
