@@ -111,7 +111,9 @@ std::vector<std::uint64_t> global_ranks(MPI_Comm comm, std::span<const double> k
 
 std::vector<std::uint64_t> global_ranks_within(MPI_Comm comm, std::span<const double> keys, std::uint64_t first_id,
                                                std::span<const std::uint32_t> groups, std::uint32_t n_groups) {
-  return global_ranks_grouped(comm, keys, first_id, groups, n_groups).within_group;
+  std::vector<std::uint64_t> within = global_ranks_grouped(comm, keys, first_id, groups, n_groups).within_group;
+  within.resize(keys.size(), 0);  // no group at all: every item in none
+  return within;
 }
 
 }  // namespace tdcone::mpi
