@@ -10,6 +10,7 @@
 #include "tdcone/cli/labels.hpp"
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/cli/tables.hpp"
+#include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/label/balance_plan.hpp"
 #include "tdcone/mpi/global_rank.hpp"
@@ -165,18 +166,25 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
   request.min_share = options.min_share;
   request.size = options.size;
 
-  // TD-CONE without a ranking file is scored here, in the same pass as /labels.
-  const bool score_here = options.rank_by == "tdcone" && options.ranking.empty();
+  // TD-CONE without a ranking file is scored here (and /labels with --by-label:
+  // subsets split the matrix's cells by combination, which costs time and memory).
+  const bool rank_here = options.rank_by == "tdcone" && options.ranking.empty();
   const auto combinations = static_cast<std::uint32_t>(labels.counts.size());
   std::optional<JobScores> scores;
   LabelSubsets subsets;
   std::vector<std::uint64_t> rank_in_combination;
-  if (score_here) {
-    subsets = label_subsets(job.share, labels);
-    scores = score_corpus_job(comm, job, options.engine, ReferenceOptions{}, subsets.groups, labels.combination_of_pair,
-                              combinations);
+  if (rank_here || options.by_label) {
+    entropy::PairGroups groups;
+    mpi::collective_step(comm, [&] {
+      if (options.by_label) subsets = label_subsets(job.share, labels);
+      groups = options.by_label ? subsets.groups : entropy::corpus_groups(job.share);
+    });
+    const std::span<const std::uint32_t> rank_groups = labels.combination_of_pair;
+    scores = score_corpus_job(comm, job, options.engine, ReferenceOptions{}, groups, rank_here ? rank_groups : rank_groups.first(0),
+                              rank_here ? combinations : 0);
     rank_in_combination = scores->pair_rank_in_group;
-  } else {
+  }
+  if (!rank_here) {
     std::vector<double> keys;
     mpi::collective_step(comm, [&] {
       keys = options.ranking.empty() ? random_keys(job.share, options.seed) : keys_from_ranking(options, job.share);
@@ -194,7 +202,7 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
     if (scores) {
       write_corpus_group(file, *scores, false);
       write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores->pair_tdcone, scores->pair_rank);
-      write_label_table(comm, file, subsets.names, scores->subsets, 1, false);
+      if (options.by_label) write_label_table(comm, file, subsets.names, scores->subsets, 1, false);
     }
     write_balance(comm, file, options, job.share, labels, balance);
     file.commit();
@@ -208,7 +216,7 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
                 (unsigned long long)job.counts.flagged, comm.size(), clock.seconds());
   }
   if (comm.rank() == 0) {
-    if (scores) print_label_table(subsets.names, scores->subsets, 1, false);
+    if (options.by_label) print_label_table(subsets.names, scores->subsets, 1, false);
     print_balance(options, labels, balance.plan);
   }
   return finish_standard_output(comm);

@@ -179,13 +179,16 @@ void add_balance_options(OptionSet& o, BalanceOptions& b) {
         "labelled lines keeps all its lines and does not set the common size", real_number(0, 1));
   o.add("size", b.size, "--mode skewed: lines in the subset (0 = the --mode joint subset's size)", whole_number(0, kAnyCount));
   o.add("rank-by", b.rank_by,
-        "Which lines of a combination are kept first. tdcone: lowest pair TD-CONE (scored in this run, with /corpus, "
-        "/pairs and /labels, unless --ranking gives a score result); cynical: best rank of a select result "
+        "Which lines of a combination are kept first. tdcone: lowest pair TD-CONE (scored in this run, with /corpus "
+        "and /pairs, unless --ranking gives a score result); cynical: best rank of a select result "
         "(--ranking); random: a seeded random order (--seed). Ties by pair_id",
         one_of({"tdcone", "cynical", "random"}));
   o.add("ranking", b.ranking, "A tdcone score (for --rank-by tdcone) or select (for --rank-by cynical) result of the "
         "same corpus files (checked by their recorded line counts and fingerprints)");
   o.add("seed", b.seed, "Seed of --rank-by random (the subset does not depend on the rank count)", whole_number(0, kAnyCount));
+  o.add_switch("by-label", b.by_label,
+               "Also score every label combination and value in the same pass (/labels, as score --by-label; the "
+               "matrix then keeps a cell per combination: more time and memory)");
   b.engine.add_to(o);
   b.output.add_to(o);
 }

@@ -17,7 +17,7 @@ awk -F'\t' 'BEGIN { OFS = "\t" }
 LABELS=(--label-cols 5,6 --label-names formality,arousal --label-buckets formality=0.3,0.7)
 
 check_ranks by-label score --input "$WORK/c.tsv" --score-col 3 "${LABELS[@]}" --by-label --reference "$WORK/reference.tsv" --shards 3
-check_ranks joint balance --input "$WORK/c.tsv" --score-col 3 "${LABELS[@]}" --mode joint --min-share 0.1
+check_ranks joint balance --input "$WORK/c.tsv" --score-col 3 "${LABELS[@]}" --mode joint --min-share 0.1 --by-label
 check_ranks marginal balance --input "$WORK/c.tsv" --score-col 3 "${LABELS[@]}" --mode marginal --rank-by random --seed 5
 check_ranks skewed balance --input "$WORK/c.tsv" --score-col 3 "${LABELS[@]}" --mode skewed --size 5000 --rank-by random
 

@@ -112,6 +112,7 @@ struct BalanceOptions {
   std::string rank_by = "tdcone"; // which lines of a combination go first: tdcone | cynical | random
   std::string ranking;            // a score result (tdcone) or select result (cynical) of this corpus
   std::uint64_t seed = 1;         // --rank-by random
+  bool by_label = false;          // also /labels, in the same pass
   OutputOptions output;
 };
 
