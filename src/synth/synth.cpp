@@ -283,7 +283,7 @@ double normal(Rng& rng) { return (rng.uniform() + rng.uniform() + rng.uniform() 
 struct LabelShape {
   double formal = 1.016;      // mean of the formality latent (sd 1): Phi^-1(0.845)
   double aroused = 0.623;     // mean of the arousal latent (sd 1): Phi^-1(0.733)
-  double correlation = 0.235; // of the two latents
+  double correlation = 0.235;  // of the two latents
   double topic = 0.6;         // sd of the formality latent from the topic (a headline is formal or not) ...
   double closeness = 0.4;     // ... from how close tgt is to src (the rest is the line's own)
   double story = 0.5;         // sd of the arousal latent's own part from the topic (a story is exciting or not)
@@ -302,11 +302,12 @@ class LabelWriter {
               std::string& out) const {
     Rng line(stream(index, 0x6C696E65ull)), topic_rng(stream(topic, 0x746F706963ull)),
         story_rng(stream(story, 0x73746F7279ull));
-    const double own = std::sqrt(1 - kLabels.topic * kLabels.topic - kLabels.closeness * kLabels.closeness);
-    const double formality = kLabels.topic * normal(topic_rng) + kLabels.closeness * closeness + own * normal(line);
-    const double arousal_own = kLabels.story * normal(story_rng) + std::sqrt(1 - kLabels.story * kLabels.story) * normal(line);
-    const double arousal = kLabels.aroused + kLabels.correlation * formality +
-                           std::sqrt(1 - kLabels.correlation * kLabels.correlation) * arousal_own;
+    const auto rest = [](double a, double b = 0) { return std::sqrt(1 - a * a - b * b); };  // sd left for sd 1
+    const double formality = kLabels.topic * normal(topic_rng) + kLabels.closeness * closeness +
+                             rest(kLabels.topic, kLabels.closeness) * normal(line);
+    const double arousal_own = kLabels.story * normal(story_rng) + rest(kLabels.story) * normal(line);
+    const double arousal =
+        kLabels.aroused + kLabels.correlation * formality + rest(kLabels.correlation) * arousal_own;
     const bool bad = line.chance(bad_), unparsable = line.chance(0.5);  // a bad label: one of two kinds
 
     out += '\t';
@@ -315,9 +316,9 @@ class LabelWriter {
     } else {
       const double value = 1 / (1 + std::exp(-kLabels.spread * (kLabels.formal + formality)));
       const auto thousandths = static_cast<std::uint32_t>(value * 1000 + 0.5);
-      const char digits[5] = {static_cast<char>('0' + thousandths / 1000), '.',
-                              static_cast<char>('0' + thousandths / 100 % 10),
-                              static_cast<char>('0' + thousandths / 10 % 10), static_cast<char>('0' + thousandths % 10)};
+      char digits[5] = {static_cast<char>('0' + thousandths / 1000), '.'};
+      for (int i = 4, left = thousandths % 1000; i >= 2; --i, left /= 10)
+        digits[i] = static_cast<char>('0' + left % 10);
       out.append(digits, 5);
     }
     if (bad && !unparsable) return;  // no column 6
