@@ -4,7 +4,16 @@
     scripts/plot.py RESULT.h5 --output FILE.png [--kind KIND] [--log-count]
 
 draws what the file holds (--kind auto, the default, picks the most specific
-group present: selection, then sweep, then shards, then pairs):
+group present: balance, labels, selection, sweep, shards, then pairs):
+
+  balance    a label-balanced subset (tdcone balance: /combinations, /balance):
+             pairs of each label combination before and after, the target as
+             a marker, under-represented combinations hatched; the mode and
+             the std of the combination shares before -> after in the title
+  labels     TD-CONE of each label combination (score --by-label: /labels) as
+             bars with their pair counts, joint combinations and marginal rows
+             (a `*` in the label) in two panels, the corpus TD-CONE dashed;
+             TD-CONE_REL beside it when the run had a reference
 
   pairs      histogram of the pair TD-CONE (/pairs/tdcone; bad lines and NaN
              left out and counted), the corpus TD-CONE and the 10/50/90th
@@ -32,12 +41,16 @@ import sys
 
 import h5py
 import matplotlib
+import matplotlib.patches
 import numpy as np
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-KINDS = ("selection", "sweep", "shards", "pairs")  # most specific first
+KINDS = ("balance", "labels", "selection", "sweep", "shards", "pairs")  # most specific first
+# The group and dataset that make each kind drawable (a score --by-label file also has /pairs).
+TABLES = {"balance": ("combinations", "combination"), "labels": ("labels", "tdcone"),
+          "selection": ("selection", "cross_entropy")}
 
 
 def text(value):
@@ -48,8 +61,9 @@ def kinds_in(f):
     """The kinds of picture the file can give, most specific first."""
     found = []
     for kind in KINDS:
-        group = f.get(kind)
-        if isinstance(group, h5py.Group) and ("tdcone" in group or "cross_entropy" in group):
+        name, column = TABLES.get(kind, (kind, "tdcone"))
+        group = f.get(name)
+        if isinstance(group, h5py.Group) and column in group:
             found.append(kind)
     return found
 
@@ -241,8 +255,94 @@ def plot_shards(f, fig, args):
     axes[0].set_title(f"{len(k)} shards" + (f", {empty} empty (NaN)" if empty else ""), fontsize=10)
 
 
-PLOTS = {"pairs": plot_pairs, "selection": plot_selection, "sweep": plot_sweep, "shards": plot_shards}
-SIZES = {"pairs": (10, 5), "selection": (10, 5), "sweep": (10, 8), "shards": (11, 6)}
+def strings(dataset):
+    """A string column (fixed-length UTF-8) as a list of str."""
+    return [text(v) for v in dataset.asstr()[()]]
+
+
+def plot_labels(f, fig, args):
+    t = f["labels"]
+    labels = strings(t["label"])
+    n_pairs = t["n_pairs"][()]
+    td, rel = empty_as_nan(t, n_pairs)
+    corpus = f["corpus"].attrs if "corpus" in f else {}
+    series = [("TD-CONE", td, "tab:blue", "tdcone")]
+    if rel is not None:
+        series.append(("TD-CONE_REL", rel, "tab:red", "tdcone_rel"))
+    marginal = np.array(["*" in label for label in labels], dtype=bool)
+    panels = [(name, np.flatnonzero(rows)) for name, rows in
+              (("joint combinations", ~marginal), ("marginal (* = any)", marginal)) if rows.any()]
+    axes = fig.subplots(len(panels), len(series), squeeze=False,
+                        gridspec_kw={"height_ratios": [max(2, len(rows)) for _, rows in panels]})
+    for row, (panel, rows) in enumerate(panels):
+        y = np.arange(len(rows))
+        for col, (label, values, color, key) in enumerate(series):
+            ax = axes[row][col]
+            v = values[rows]
+            ok = np.isfinite(v)
+            ax.barh(y[ok], v[ok], color=color, alpha=0.75, height=0.6)
+            top = np.nanmax(v) if ok.any() else 1.0
+            for yi, value, n in zip(y, v, n_pairs[rows]):
+                note = f"{value:.4f}  ({int(n):,} pairs)" if math.isfinite(value) else f"no pairs ({int(n):,})"
+                ax.annotate(note, (value if math.isfinite(value) else 0, yi), xytext=(3, 0),
+                            textcoords="offset points", va="center", fontsize=8,
+                            color="black" if math.isfinite(value) else "gray")
+            title = f"{label}: {panel}"
+            if key in corpus and math.isfinite(corpus[key]):  # named in the title: a legend would cover bars
+                c = float(corpus[key])
+                ax.axvline(c, color="black", linestyle="--", linewidth=1.2)
+                title += f" (dashed: corpus {c:.4f})"
+                top = max(top, c)
+            ax.set_xlim(0, top * 1.45)  # room for the notes
+            ax.set_yticks(y)
+            ax.set_yticklabels([labels[i] for i in rows], fontsize=9)
+            ax.set_ylim(len(rows) - 0.5, -0.5)  # the file's order, top down, rows without a bar included
+            ax.grid(axis="x", alpha=0.3)
+            ax.set_title(title, fontsize=10)
+            if row == len(panels) - 1:
+                ax.set_xlabel(label + "  (no unit)")
+
+
+def plot_balance(f, fig, args):
+    c = f["combinations"]
+    names = strings(c["combination"])
+    before, after, target = c["before"][()], c["after"][()], c["target"][()].astype(float)
+    under = c["under_represented"][()].astype(bool) if "under_represented" in c else np.zeros(len(names), bool)
+    attrs = f["balance"].attrs if "balance" in f else {}
+    ax = fig.add_subplot(1, 1, 1)
+    x = np.arange(len(names))
+    width = 0.38
+    hatch = ["//" if u else "" for u in under]
+    ax.bar(x - width / 2, before, width, color="lightgray", edgecolor="black", hatch=hatch, label="before")
+    ax.bar(x + width / 2, after, width, color="tab:blue", edgecolor="black", hatch=hatch, label="after")
+    ax.plot(x + width / 2, target, "_", color="tab:red", markersize=28, markeredgewidth=2.5, label="target")
+    for xi, b, a, goal in zip(x, before, after, target):
+        ax.annotate(f"{int(b):,}", (xi - width / 2, b), xytext=(0, 2), textcoords="offset points", ha="center",
+                    fontsize=7)
+        top = max(float(a), goal) if math.isfinite(goal) else float(a)  # above the target mark
+        ax.annotate(f"{int(a):,}", (xi + width / 2, top), xytext=(0, 3), textcoords="offset points", ha="center",
+                    fontsize=7)
+    handles, _ = ax.get_legend_handles_labels()
+    if under.any():
+        handles.append(matplotlib.patches.Patch(facecolor="white", edgecolor="black", hatch="//",
+                                                label="under-represented"))
+    ax.set_xticks(x)
+    ax.set_xticklabels(names, fontsize=9, rotation=20 if len(names) > 6 else 0)
+    ax.set_ylabel("pairs")
+    ax.set_ylim(0, max(1.0, float(np.nanmax(np.concatenate([before, after, target])))) * 1.15)
+    ax.grid(axis="y", alpha=0.3)
+    legend_outside(ax, handles=handles)
+    title = f"Balance ({text(attrs['mode'])})" if "mode" in attrs else "Balance"
+    if "share_std_before" in attrs and "share_std_after" in attrs:
+        title += (f": std of combination shares {float(attrs['share_std_before']):.4f}"
+                  f" \u2192 {float(attrs['share_std_after']):.4f}")
+    ax.set_title(title, fontsize=10)
+
+
+PLOTS = {"balance": plot_balance, "labels": plot_labels, "pairs": plot_pairs, "selection": plot_selection,
+         "sweep": plot_sweep, "shards": plot_shards}
+SIZES = {"balance": (10, 5), "labels": (11, 6), "pairs": (10, 5), "selection": (10, 5), "sweep": (10, 8),
+         "shards": (11, 6)}
 
 
 def main(argv=None):
@@ -269,8 +369,8 @@ def main(argv=None):
     with f:
         found = kinds_in(f)
         if not found:
-            sys.exit(f"plot: {args.hdf5} holds nothing to plot: no /pairs, /selection, /sweep or /shards table "
-                     f"(it has: {', '.join(f.keys()) or 'no groups'})")
+            sys.exit(f"plot: {args.hdf5} holds nothing to plot: no /pairs, /selection, /sweep or /shards table, "
+                     f"nor /labels or /combinations (it has: {', '.join(f.keys()) or 'no groups'})")
         kind = found[0] if args.kind == "auto" else args.kind
         if kind not in found:
             sys.exit(f"plot: {args.hdf5} has no /{kind} to plot (it has: {', '.join(found)})")

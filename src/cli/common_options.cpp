@@ -295,6 +295,12 @@ void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
   o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary (twitter: besides made-up names, handles, numbers and links)",
         whole_number(100, 10'000'000));
   o.add("junk-fraction", s.junk_fraction, "Fraction of junk lines (empty sides, over-long, malformed)", real_number(0, 1));
+  o.add_switch("labels", s.labels,
+               "Two more columns of style labels (columns 1-4 unchanged): 5 formality, a number in [0, 1] with 3 "
+               "decimals, and 6 arousal, 'aroused' or 'calm'; tied to each headline (paraphrase: each source's rarest "
+               "word) and to how close the pair is, skewed like a real style corpus: with formal = formality >= 0.5, "
+               "formal|aroused ~64%, formal|calm ~21%, informal|aroused ~9%, informal|calm ~6%. About half of "
+               "--junk-fraction of the lines have a bad label: formality 'n/a' or no column 6");
   o.add("output", s.output, "File to write ('-' = standard output; a name ending in .zst writes multi-frame zstd)")->required();
   o.add_action_flag("force", s.force, "Overwrite an existing output file");
 }

@@ -22,6 +22,7 @@ int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& optio
     s.seed = options.seed;
     s.vocabulary = options.vocabulary;
     s.junk_fraction = options.junk_fraction;
+    s.labels = options.labels;
     s.zstd = options.output.size() > 4 && options.output.ends_with(".zst");
     try {
       synth::write_corpus(s, options.output);

@@ -255,7 +255,7 @@ void append_score(double quality, Rng& rng, std::string& out) {
   out.append(digits, 6);
 }
 
-// The end of every line: "\t" score "\tsyn-SEED-INDEX\n" (or "\tn/a" for the bad-score junk).
+// Columns 3 and 4: "\t" score "\tsyn-SEED-INDEX" (or "\tn/a" for the bad-score junk).
 void append_score_and_id(Junk junk, double quality, std::uint64_t seed, std::uint64_t index, Rng& rng,
                          std::string& out) {
   out += '\t';
@@ -268,8 +268,71 @@ void append_score_and_id(Junk junk, double quality, std::uint64_t seed, std::uin
   append_number(seed, out);
   out += '-';
   append_number(index, out);
-  out += '\n';
 }
+
+// Roughly standard normal: a sum of 4 uniforms (Irwin-Hall) scaled to sd 1, from our own generator.
+double normal(Rng& rng) { return (rng.uniform() + rng.uniform() + rng.uniform() + rng.uniform() - 2) * std::sqrt(3.0); }
+
+// Style labels (--labels): two latent normals, formality and arousal, thresholded at 0
+// (formality = logistic(latent) >= 0.5 is formal). Their means and correlation give the skewed
+// joint distribution of Table 1 in seeds/multi-style-balancing.txt: formal|aroused : formal|calm
+// : informal|aroused : informal|calm = 8685 : 2792 : 1275 : 828 (P(formal) 0.845, P(aroused)
+// 0.733, P(aroused | formal) 0.76 > P(aroused | informal) 0.61). Part of each latent is the
+// line's topic and, for formality, how close tgt is to src, so that the combinations are
+// different kinds of pairs (and differ in TD-CONE), not random slices of the corpus.
+struct LabelShape {
+  double formal = 1.016;      // mean of the formality latent (sd 1): Phi^-1(0.845)
+  double aroused = 0.623;     // mean of the arousal latent (sd 1): Phi^-1(0.733)
+  double correlation = 0.235;  // of the two latents
+  double topic = 0.6;         // sd of the formality latent from the topic (a headline is formal or not) ...
+  double closeness = 0.4;     // ... from how close tgt is to src (the rest is the line's own)
+  double story = 0.5;         // sd of the arousal latent's own part from the topic (a story is exciting or not)
+  double spread = 2;          // formality = logistic(spread * latent)
+};
+constexpr LabelShape kLabels;
+
+class LabelWriter {
+ public:
+  explicit LabelWriter(const SynthOptions& options) : seed_(options.seed), bad_(options.junk_fraction / 2) {}
+
+  /// Appends "\t" formality "\t" arousal for line `index` about `topic` (formality) and `story`
+  /// (arousal); `closeness` is standardized (mean 0, sd 1 over the corpus). Its own streams: the
+  /// corpus's other columns keep their bytes.
+  void append(std::uint64_t index, std::uint64_t topic, std::uint64_t story, double closeness,
+              std::string& out) const {
+    Rng line(stream(index, 0x6C696E65ull)), topic_rng(stream(topic, 0x746F706963ull)),
+        story_rng(stream(story, 0x73746F7279ull));
+    const auto rest = [](double a, double b = 0) { return std::sqrt(1 - a * a - b * b); };  // sd left for sd 1
+    const double formality = kLabels.topic * normal(topic_rng) + kLabels.closeness * closeness +
+                             rest(kLabels.topic, kLabels.closeness) * normal(line);
+    const double arousal_own = kLabels.story * normal(story_rng) + rest(kLabels.story) * normal(line);
+    const double arousal =
+        kLabels.aroused + kLabels.correlation * formality + rest(kLabels.correlation) * arousal_own;
+    const bool bad = line.chance(bad_), unparsable = line.chance(0.5);  // a bad label: one of two kinds
+
+    out += '\t';
+    if (bad && unparsable) {
+      out += "n/a";
+    } else {
+      const double value = 1 / (1 + std::exp(-kLabels.spread * (kLabels.formal + formality)));
+      const auto thousandths = static_cast<std::uint32_t>(value * 1000 + 0.5);
+      char digits[5] = {static_cast<char>('0' + thousandths / 1000), '.'};
+      for (int i = 4, left = thousandths % 1000; i >= 2; --i, left /= 10)
+        digits[i] = static_cast<char>('0' + left % 10);
+      out.append(digits, 5);
+    }
+    if (bad && !unparsable) return;  // no column 6
+    out += arousal >= 0 ? "\taroused" : "\tcalm";
+  }
+
+ private:
+  Rng stream(std::uint64_t key, std::uint64_t salt) const {
+    return Rng((seed_ * 0xA0761D6478BD642Full + key) ^ (salt << 8));
+  }
+
+  std::uint64_t seed_;
+  double bad_;
+};
 
 // The paraphrase profile: each line from its own random stream seeded by (seed, index).
 class ParaphraseWriter {
@@ -277,7 +340,8 @@ class ParaphraseWriter {
   explicit ParaphraseWriter(const SynthOptions& options)
       : options_(options),
         vocabulary_(options.vocabulary, options.seed),
-        zipf_(options.vocabulary, options.zipf_exponent) {}
+        zipf_(options.vocabulary, options.zipf_exponent),
+        labels_(options) {}
 
   void append_line(std::uint64_t index, std::string& out) {
     Rng rng(options_.seed * 0xD1342543DE82EF95ull + index);
@@ -287,6 +351,7 @@ class ParaphraseWriter {
     src_.clear();
     const std::uint32_t length = sentence_length(rng);
     for (std::uint32_t i = 0; i < length; ++i) src_.push_back(zipf_(rng));
+    const std::uint32_t topic = *std::max_element(src_.begin(), src_.end());  // its rarest word
     rewrite(quality, rng);
 
     if (junk == Junk::long_tgt) {
@@ -311,6 +376,9 @@ class ParaphraseWriter {
       append_sentence(tgt_, rng, out);
     }
     append_score_and_id(junk, quality, options_.seed, index, rng, out);
+    // quality = max of two uniforms: mean 2/3, sd sqrt(1/18)
+    if (options_.labels) labels_.append(index, topic, topic, (quality - 2.0 / 3) * std::sqrt(18.0), out);
+    out += '\n';
   }
 
  private:
@@ -374,6 +442,7 @@ class ParaphraseWriter {
   SynthOptions options_;
   Vocabulary vocabulary_;
   ZipfSampler zipf_;
+  LabelWriter labels_;
   std::vector<std::uint32_t> src_, tgt_;
 };
 
@@ -420,7 +489,14 @@ class TwitterWriter {
       : options_(options),
         vocabulary_(options.vocabulary, options.seed),
         headline_zipf_(options.vocabulary, kShape.headline_exponent, kShape.headline_offset),
-        tweet_zipf_(options.vocabulary, kShape.tweet_exponent, kShape.tweet_offset) {}
+        tweet_zipf_(options.vocabulary, kShape.tweet_exponent, kShape.tweet_offset),
+        labels_(options) {
+    // Mean and sd of quality = (k + U) / 7: the labels take it standardized.
+    double mean_k = 0, mean_k2 = 0;
+    for (std::uint32_t k = 0; k < 7; ++k) mean_k += k * kShape.closeness[k], mean_k2 += k * k * kShape.closeness[k];
+    quality_mean_ = (mean_k + 0.5) / 7;
+    quality_sd_ = std::sqrt(mean_k2 - mean_k * mean_k + 1.0 / 12) / 7;
+  }
 
   void append_line(std::uint64_t index, std::string& out) {
     if (index < run_.first || index >= run_.end) find_run(index);
@@ -449,6 +525,9 @@ class TwitterWriter {
       append_tokens(tgt_, rng.chance(0.6), false, out);
     }
     append_score_and_id(junk, quality, options_.seed, index, rng, out);
+    if (options_.labels)  // formality: the headline's; arousal: the story's
+      labels_.append(index, run_.number, run_.story, (quality - quality_mean_) / quality_sd_, out);
+    out += '\n';
   }
 
  private:
@@ -652,6 +731,8 @@ class TwitterWriter {
   SynthOptions options_;
   Vocabulary vocabulary_;
   ZipfSampler headline_zipf_, tweet_zipf_;
+  LabelWriter labels_;
+  double quality_mean_, quality_sd_;
   Run run_;
   std::vector<std::uint64_t> tgt_;
 };

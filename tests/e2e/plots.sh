@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # scripts/plot.py draws every kind of result from tiny runs: the pair TD-CONE
 # histogram (also --log-count), the shards of a score, a sweep with and
-# without a reference, a selection (with a seed); auto picks the most specific
+# without a reference, a selection (with a seed), and label combinations and a
+# balance from hand-made files; auto picks the most specific
 # group; the old positional form works; a file with nothing to plot, or
 # without the group asked for, is a clear error.
 source "$(dirname "$0")/lib.sh"
@@ -48,6 +49,51 @@ plot selection select.h5 --output selection.png && is_png selection.png
 plot selection select.h5 selection-old.png && is_png selection-old.png  # the old positional form
 cmp -s pairs.png pairs-log.png && fail "--log-count changed nothing"
 echo "ok: pairs (and --log-count), shards, sweep with and without a reference, selection"
+
+# The label kinds, from files in the layout of `score --by-label` (/labels) and
+# `tdcone balance` (/combinations, /balance): an empty combination, marginal
+# rows, TD-CONE_REL; auto prefers balance, then labels, over pairs.
+"$PY" - <<'PY'
+import h5py, numpy as np
+label = h5py.string_dtype("utf-8", 32)
+joint = ["formal|aroused", "formal|calm", "informal|aroused", "informal|calm"]
+def labels(f, rel):
+    f.create_group("corpus").attrs["tdcone"] = 0.41
+    g = f.create_group("labels")
+    g["label"] = np.array(joint + ["formal|*", "informal|*", "*|aroused", "*|calm"], dtype=label)
+    g["n_pairs"] = np.array([1280, 410, 190, 0, 1690, 190, 1470, 410], np.uint64)
+    g["tdcone"] = np.array([0.40, 0.43, 0.47, np.nan, 0.405, 0.47, 0.41, 0.43])
+    g["cond_entropy"] = g["tdcone"][()] * 3
+    if rel:
+        f["corpus"].attrs["tdcone_rel"] = 0.62
+        for column in ("tdcone_rel", "kl_pq", "kl_pu"):
+            g[column] = np.array([0.6, 0.65, 0.7, np.nan, 0.61, 0.7, 0.6, 0.66])
+    f.create_group("pairs")["tdcone"] = np.linspace(0, 1, 2000)
+def balance(f):
+    b = f.create_group("balance")
+    b.attrs["mode"] = "joint"
+    b.attrs["share_std_before"], b.attrs["share_std_after"] = 0.2298, 0.0
+    c = f.create_group("combinations")
+    c["combination"] = np.array(joint, dtype=label)
+    c["before"] = np.array([8685, 2792, 1275, 828], np.uint64)
+    c["target"] = np.full(4, 828.0)
+    c["after"] = np.full(4, 828, np.uint64)
+    c["under_represented"] = np.array([0, 0, 0, 1], np.uint8)
+for name, rel in (("labels.h5", False), ("labels-rel.h5", True)):
+    with h5py.File(name, "w") as f:
+        f.attrs["command"] = "score"
+        labels(f, rel)
+with h5py.File("balance.h5", "w") as f:
+    f.attrs["command"] = "balance"
+    labels(f, False)
+    balance(f)
+PY
+plot labels labels.h5 --output labels.png && is_png labels.png
+grep -q "also in the file: pairs" out.txt || fail "auto does not name /pairs beside /labels"
+plot labels labels-rel.h5 --output labels-rel.png && is_png labels-rel.png
+plot balance balance.h5 --output balance.png && is_png balance.png
+plot labels balance.h5 --kind labels --output balance-labels.png && is_png balance-labels.png
+echo "ok: labels (with and without TD-CONE_REL), balance; auto prefers them"
 
 "$PY" - <<'PY'
 import h5py

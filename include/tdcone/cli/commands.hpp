@@ -174,6 +174,7 @@ struct SynthOptionsCli {
   std::uint64_t seed = 1;
   std::uint32_t vocabulary = 50000;
   double junk_fraction = 0.002;
+  bool labels = false;
   std::string output;
   bool force = false;
 };

@@ -18,6 +18,7 @@ struct SynthOptions {
   std::uint32_t vocabulary = 50000;  // word types of the Zipfian vocabulary (twitter: besides its rare tokens)
   double zipf_exponent = 1.07;       // paraphrase only; the twitter profile has its own calibrated shape
   double junk_fraction = 0.002;      // empty sides, over-long lines, lines without a tab, bad scores
+  bool labels = false;               // two more columns: formality [0, 1] and arousal (aroused | calm)
   bool zstd = false;                 // multi-frame zstd output
   int zstd_level = 3;
 };
@@ -26,7 +27,8 @@ struct SynthOptions {
 Profile profile_from_name(const std::string& name);
 
 /// Writes `options.pairs` lines "src \t tgt \t score \t id" to `path`
-/// ("-" = stdout). Same options, same bytes. Throws IoError.
+/// ("-" = stdout), with `labels` also "\t formality \t arousal" (the first four
+/// columns the same bytes as without). Same options, same bytes. Throws IoError.
 void write_corpus(const SynthOptions& options, const std::string& path);
 
 }  // namespace tdcone::synth
