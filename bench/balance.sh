@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # Benchmark of label-aware curation on a labelled Twitter-shaped corpus (synth
 # --labels; 2.8M pairs, the size of the real Twitter URL corpus), on 2 ranks:
-# plain `score`, `balance --mode joint --rank-by tdcone`, `balance --mode
-# marginal --rank-by random` and `score --by-label`. Prints one JSON object:
+# plain `score`, `balance --mode joint --rank-by tdcone` (without and with
+# --by-label), `balance --mode marginal --rank-by random` and `score --by-label`. Prints one JSON object:
 # the corpus, per run the wall time and peak RSS per rank, the label
 # combinations of the corpus (pairs and TD-CONE of each, before/after the joint
 # balance), and balance_over_score = joint balance seconds / score seconds
-# (issue: <= 1.2). The corpus is kept and reused under BENCH_DIR. A tdcone
-# without label curation times plain score only (the other runs are null).
+# (issue: <= 1.2). The corpus is kept and reused under BENCH_DIR.
 # Usage: [PAIRS=20000] [BENCH_DIR=dir] bench/balance.sh
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
@@ -29,14 +28,10 @@ run() {  # NAME ARGS...: `tdcone ARGS` timed on 2 ranks into $work/NAME.h5 (a fa
   runs+=("$name:$timing")
 }
 run score score "${input[@]}"
-# (`tdcone balance --help` would print the general help and succeed.)
-if "$tdcone" --help | grep -q '^ *balance '; then
-  run balance_joint balance "${input[@]}" "${labels[@]}" --mode joint --rank-by tdcone
-  run balance_marginal_random balance "${input[@]}" "${labels[@]}" --mode marginal --rank-by random --seed 1
-  run score_by_label score "${input[@]}" "${labels[@]}" --by-label
-else
-  echo "balance.sh: $tdcone has no label curation (balance, score --by-label): timing plain score only" >&2
-fi
+run balance_joint balance "${input[@]}" "${labels[@]}" --mode joint --rank-by tdcone
+run balance_joint_by_label balance "${input[@]}" "${labels[@]}" --mode joint --rank-by tdcone --by-label
+run balance_marginal_random balance "${input[@]}" "${labels[@]}" --mode marginal --rank-by random --seed 1
+run score_by_label score "${input[@]}" "${labels[@]}" --by-label
 
 /usr/bin/python3 - "$work" "$pairs" "$(stat -c %s "$corpus")" "${runs[@]}" <<'PY'
 import json, sys
@@ -48,27 +43,23 @@ for run in sys.argv[4:]:
     name, timing = run.split(":")
     seconds, rss = timing.split()
     result["runs"][name] = {"seconds": round(float(seconds), 2), "peak_rss_mb": [int(m) for m in rss.split(",")]}
-runs = {name: result["runs"].setdefault(name, None)
-        for name in ("score", "balance_joint", "balance_marginal_random", "score_by_label")}
+runs = result["runs"]
 
 with h5py.File(f"{work}/score.h5", "r") as f:
     result["corpus_tdcone"] = round(float(f["corpus"].attrs["tdcone"]), 4)
 combinations = {}
-if runs["score_by_label"]:
-    with h5py.File(f"{work}/score_by_label.h5", "r") as f:
-        t = f["labels"]
-        for label, n, td in zip(t["label"].asstr()[()], t["n_pairs"][()], t["tdcone"][()]):
-            combinations[label] = {"pairs": int(n), "tdcone": round(float(td), 4)}
-if runs["balance_joint"]:
-    with h5py.File(f"{work}/balance_joint.h5", "r") as f:
-        c = f["combinations"]
-        for name, before, after in zip(c["combination"].asstr()[()], c["before"][()], c["after"][()]):
-            combinations.setdefault(name, {}).update(before=int(before), after_joint=int(after))
-        result["share_std_joint"] = {k: round(float(f["balance"].attrs[k]), 4)
-                                     for k in ("share_std_before", "share_std_after")}
+with h5py.File(f"{work}/score_by_label.h5", "r") as f:
+    t = f["labels"]
+    for label, n, td in zip(t["label"].asstr()[()], t["n_pairs"][()], t["tdcone"][()]):
+        combinations[label] = {"pairs": int(n), "tdcone": round(float(td), 4)}
+with h5py.File(f"{work}/balance_joint.h5", "r") as f:
+    c = f["combinations"]
+    for name, before, after in zip(c["combination"].asstr()[()], c["before"][()], c["after"][()]):
+        combinations.setdefault(name, {}).update(before=int(before), after_joint=int(after))
+    result["share_std_joint"] = {k: round(float(f["balance"].attrs[k]), 4) for k in ("share_std_before", "share_std_after")}
 result["combinations"] = combinations
-result["balance_over_score"] = (round(runs["balance_joint"]["seconds"] / runs["score"]["seconds"], 3)
-                                if runs["balance_joint"] else None)
+result["balance_over_score"] = round(runs["balance_joint"]["seconds"] / runs["score"]["seconds"], 3)
+result["balance_by_label_over_score"] = round(runs["balance_joint_by_label"]["seconds"] / runs["score"]["seconds"], 3)
 result["balance_over_score_limit"] = 1.2
 print(json.dumps(result, indent=1))
 PY
