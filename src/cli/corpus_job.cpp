@@ -40,7 +40,7 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
   const std::string what = corpus.parallel() ? "the corpus, --src-file/--tgt-file" : "the corpus, --input";
   job.counts = account_lines(comm, job.share, job.files, corpus.bad_line_policy(), what);
   if (labels && labels->given())
-    job.labels = account_labels(comm, job.share, read, job.counts, corpus.max_bad_fraction, what);
+    job.labels = account_labels(comm, job.share, read, job.counts, corpus.max_bad_fraction, describe_input(job.files, what));
   if (!reference_files.empty()) {
     job.reference = pipeline::read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
     account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(), "the reference, --reference");

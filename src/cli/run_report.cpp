@@ -25,6 +25,14 @@ std::string file_names(const std::vector<io::InputFile>& files) {
   return names;
 }
 
+}  // namespace
+
+std::string describe_input(const std::vector<io::InputFile>& files, const std::string& what) {
+  return cat(file_names(files), " (", what, ")");
+}
+
+namespace {
+
 // "(first: a.tsv:1: invalid JSON; a.tsv:2: missing column 2; ...)".
 std::string first_reasons(const std::vector<text::BadLine>& first) {
   constexpr std::size_t kQuoted = 3;
@@ -42,7 +50,7 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
   counts.lines = share.total_lines;
   counts.flagged = mpi::sum_all<std::uint64_t>(comm, share.bad_count);
   counts.scored = counts.lines - counts.flagged;
-  const std::string input = cat(file_names(files), " (", what, ")");
+  const std::string input = describe_input(files, what);
   // The counts are global: every rank takes the same branch.
   if (counts.lines == 0)
     mpi::fail_everywhere(cat(input, ": no usable line: the input is empty"), 1);

@@ -13,7 +13,7 @@ no_output() { [ ! -e "$WORK/o.h5" ] && [ -z "$(ls "$WORK" | grep partial || true
 awk -F'\t' 'BEGIN { OFS = "\t" } NR % 100 == 7 { print $1, $2, $3, $4, $5; next } { print }' "$WORK/c.tsv" >"$WORK/missing.tsv"
 bounded 60 0 "missing.tsv:7: missing label column 6" -- run_mpi 3 balance --input "$WORK/missing.tsv" --score-col 3 "${LABELS[@]}" \
   --rank-by random --output "$WORK/m.h5"
-grep -q "20 line(s) of the corpus, --input have no usable label: flagged 16" "$WORK/err.txt" || fail "count of unlabelled lines: $(cat "$WORK/err.txt")"
+grep -q "20 line(s) of .*missing.tsv (the corpus, --input) have no usable label: flagged 16" "$WORK/err.txt" || fail "count of unlabelled lines: $(cat "$WORK/err.txt")"
 "$PY" - "$WORK/m.h5" <<'PY'
 import sys, h5py
 with h5py.File(sys.argv[1], "r") as f:
@@ -39,7 +39,7 @@ bounded 60 0 "label register has one value ('formal') on all 2000 labelled lines
   run_mpi 2 balance --input "$WORK/one.tsv" --score-col 3 "${LABELS[@]}" --output "$WORK/one.h5"
 
 # No usable label at all, or too many lines without one: exit 1, no output.
-bounded 60 1 "no usable label: none of the 2000 usable lines has one (first: .*c.tsv:1: missing label column 9" -- \
+bounded 60 1 "c.tsv (the corpus, --input): no usable label: none of the 2000 usable lines has one (first: .*c.tsv:1: missing label column 9" -- \
   run_mpi 3 balance --input "$WORK/c.tsv" --score-col 3 --label-cols 9 --output "$WORK/o.h5"
 no_output
 awk -F'\t' 'BEGIN { OFS = "\t" } NR % 3 { $5 = "x" } { print }' "$WORK/c.tsv" >"$WORK/mostly-bad.tsv"

@@ -22,6 +22,9 @@ struct BadLinePolicy {
   std::string hint;                  // the options that say how a line is read, for the error messages
 };
 
+/// "a.tsv, b.tsv (the corpus, --input)": an input named in messages.
+std::string describe_input(const std::vector<io::InputFile>& files, const std::string& what);
+
 /// Totals over all ranks of an input `what` ("the corpus, --input") read from
 /// `files`. Stops every rank (exit status 1, naming the files and the first
 /// bad lines) when the input has no usable line (no line at all, or only bad
