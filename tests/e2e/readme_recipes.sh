@@ -2,7 +2,7 @@
 # The README's everyday recipes, run as they are written there (the block
 # between <!-- recipes --> and <!-- /recipes -->), so the README cannot drift
 # from the program: scores as JSON lines with the text, the best selected
-# lines as text, and a pandas DataFrame with the text.
+# lines as text, a pandas DataFrame with the text, and a label-balanced set.
 source "$(dirname "$0")/lib.sh"
 README="$HERE/../../README.md"
 cd "$WORK"
@@ -10,6 +10,9 @@ cd "$WORK"
 # The files the recipes name: a Twitter-shaped corpus and an in-domain set.
 "$TDCONE" synth --pairs 4000 --output corpus.tsv 2>/dev/null || fail "synth corpus"
 "$TDCONE" synth --pairs 400 --seed 7 --output - 2>/dev/null | cut -f2 > in-domain.txt
+# Twitter URL's layout: src, tgt, "(n,6)" (n annotators of 6 said paraphrase; from the score), url.
+awk -F'\t' 'BEGIN { OFS = "\t" } NF >= 4 { n = int($3 * 7); if (n > 6) n = 6; print $1, $2, "(" n ",6)", "https://t.co/" $4 }' \
+  corpus.tsv > twitter-url.tsv
 
 # `tdcone` and Debian's python3 (with h5py and pandas) first on PATH, as for a user.
 mkdir bin
@@ -52,4 +55,18 @@ PY
 grep -q 'pair_id' recipes.out || { cat recipes.out; fail "recipe 3 printed no frame"; }
 grep -q 'rows' recipes.out || { cat recipes.out; fail "recipe 3 printed no row count"; }
 grep -q "^4000 rows" recipes.out || { cat recipes.out; fail "recipe 3: not one row per input line"; }
+# 4. The balanced lines: each judgement as often as the rarest one above the floor (rarer ones whole).
+"$PY" - twitter-url.tsv balanced.h5 balanced.tsv <<'PY' || fail "recipe 4: balanced.tsv"
+import collections, sys
+import h5py
+before = collections.Counter(l.split("\t")[2] for l in open(sys.argv[1], encoding="utf-8"))
+after = collections.Counter(l.split("\t")[2] for l in open(sys.argv[3], encoding="utf-8"))
+with h5py.File(sys.argv[2], "r") as f:
+    c = f["combinations"]
+    want = dict(zip(c["combination"].asstr()[()], c["after"][()].tolist()))
+    under = dict(zip(c["combination"].asstr()[()], c["under_represented"][()].tolist()))
+assert dict(after) == {k: v for k, v in want.items() if v}, (after, want)
+common = {n for k, n in want.items() if not under[k]}
+assert len(common) == 1 and all(after[k] == before[k] for k in want if under[k]), (want, under)
+PY
 echo "ok: the README recipes run and give what they say"
