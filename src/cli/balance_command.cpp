@@ -179,9 +179,10 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
       if (options.by_label) subsets = label_subsets(job.share, labels);
       groups = options.by_label ? subsets.groups : entropy::corpus_groups(job.share);
     });
+    // Ranked within combinations by the engine's own sort when TD-CONE is the ranking.
     const std::span<const std::uint32_t> rank_groups = labels.combination_of_pair;
-    scores = score_corpus_job(comm, job, options.engine, ReferenceOptions{}, groups, rank_here ? rank_groups : rank_groups.first(0),
-                              rank_here ? combinations : 0);
+    scores = score_corpus_job(comm, job, options.engine, ReferenceOptions{}, groups,
+                              rank_here ? rank_groups : rank_groups.first(0), rank_here ? combinations : 0);
     rank_in_combination = scores->pair_rank_in_group;
   }
   if (!rank_here) {

@@ -14,6 +14,7 @@
 #include <fstream>
 #include <random>
 
+#include "gather.hpp"
 #include "shared_dir.hpp"
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/cli/labels.hpp"
@@ -30,14 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace bmpi = boost::mpi;
 
-template <class T>
-std::vector<T> gather_in_order(const bmpi::communicator& comm, const std::vector<T>& mine) {
-  std::vector<std::vector<T>> parts;
-  bmpi::gather(comm, mine, parts, 0);
-  std::vector<T> all;
-  for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
-  return all;
-}
+using test_support::gather_in_order;
 
 // ---- global_ranks_within ----
 

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <functional>
 
+#include "gather.hpp"
 #include "shared_dir.hpp"
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
@@ -32,14 +33,7 @@ struct Result {
   std::vector<std::uint32_t> groups; // group of every pair, on rank 0
 };
 
-template <class T>
-std::vector<T> gather_in_order(const bmpi::communicator& comm, const std::vector<T>& mine) {
-  std::vector<std::vector<T>> parts;
-  bmpi::gather(comm, mine, parts, 0);
-  std::vector<T> all;
-  for (auto& p : parts) all.insert(all.end(), p.begin(), p.end());
-  return all;
-}
+using test_support::gather_in_order;
 
 /// Which subsets to score besides the corpus.
 struct Subsets {
