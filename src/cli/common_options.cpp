@@ -20,16 +20,20 @@ constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
 }  // namespace
 
 void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
-  if (input == "required") {
+  if (input == "required" || input == "columns") {
     o.add("input", inputs,
           "Corpus files or globs, in order (plain text, or zstd, gzip, xz or bzip2 compressed: detected from the "
           "content)" + std::string(input == "required" ? "; or give --src-file and --tgt-file" : ""));
-    o.add("src-file", src_files,
-          "Instead of --input, a parallel corpus in two sets of files: the input side, a whole line a pair (files "
-          "or globs, in order; any compression)");
-    o.add("tgt-file", tgt_files,
-          "With --src-file: the output side; line k of its i-th file pairs with line k of the i-th --src-file "
-          "(as many files, each with as many lines)");
+  }
+  if (input == "required" || input == "columns") {
+    auto* src = o.add("src-file", src_files,
+                      "Instead of --input, a parallel corpus in two sets of files: the input side, a whole line a pair "
+                      "(files or globs, in order; any compression)");
+    auto* tgt = o.add("tgt-file", tgt_files,
+                      "With --src-file: the output side; line k of its i-th file pairs with line k of the i-th "
+                      "--src-file (as many files, each with as many lines)");
+    // Out of the help where a command needs columns, but parsed: its refusal says why.
+    if (input == "columns") src->group(""), tgt->group("");
   }
   const bool pairs = input != "lines";  // selection reads lines: no score, id or direction
   o.add("format", format, "Corpus format", one_of({"tsv", "jsonl"}));
@@ -167,7 +171,7 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
 }
 
 void add_balance_options(OptionSet& o, BalanceOptions& b) {
-  b.corpus.add_to(o, "required");
+  b.corpus.add_to(o, "columns");  // labels are columns: no two-file corpus
   b.labels.add_to(o);
   o.add("mode", b.mode,
         "joint: every label combination down to the size of the rarest one holding at least --min-share of the "
@@ -194,7 +198,7 @@ void add_balance_options(OptionSet& o, BalanceOptions& b) {
 }
 
 void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
-  sweep.corpus.add_to(o, "required");
+  sweep.corpus.add_to(o, "columns");  // a sweep needs a score column: no two-file corpus
   sweep.engine.add_to(o);
   sweep.reference.add_to(o);
   o.add("thresholds", sweep.thresholds, "Score thresholds t (1-64): subset S_t = pairs with score >= t",

@@ -30,8 +30,9 @@ struct CorpusOptions {
   double max_bad_fraction = 0.5;
 
   /// `input`: "required" (--input, or --src-file with --tgt-file, checked by
-  /// check_sources, not by the parser) or "lines" (selection: no --input, and
-  /// only the options that say how a line's text is read: no score, id or --reverse).
+  /// check_sources, not by the parser), "columns" (a corpus with a score or label
+  /// column: --src-file/--tgt-file are parsed, to be refused, but not in the help) or "lines" (selection: no --input, and only the
+  /// options that say how a line's text is read: no score, id or --reverse).
   void add_to(OptionSet& options, const std::string& input);
   /// The corpus is --src-file/--tgt-file, not --input.
   bool parallel() const { return !src_files.empty() || !tgt_files.empty(); }
