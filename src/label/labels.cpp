@@ -91,6 +91,11 @@ std::string LocalLabels::add(std::span<const std::string_view> raw, std::vector<
     auto& known = ids_[l];
     auto found = known.find(raw[l]);
     if (found == known.end()) {
+      // Combination names join values with '|' and mark "any value" with '*'.
+      if (raw[l] == "*" || raw[l].find('|') != std::string_view::npos) {
+        add_none(ids);
+        return cat("label ", spec_.names[l], ": '", raw[l].substr(0, 40), "' holds '|' or is '*' (they name combinations)");
+      }
       found = known.emplace(std::string(raw[l]), static_cast<std::uint32_t>(values_[l].size())).first;
       values_[l].emplace_back(raw[l]);
     }

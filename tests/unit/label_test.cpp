@@ -310,6 +310,18 @@ TEST(LabelLocalTest, NotANumberUnderBucketsGivesNoValueForEveryLabel) {
   EXPECT_EQ(ids, (std::vector<std::uint32_t>{0, 1, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, kNoValue, 0, 1}));
 }
 
+TEST(LabelLocalTest, ValuesThatWouldMakeCombinationNamesAmbiguousAreProblems) {
+  label::LabelSpec spec = spec_of({"kind", "level"});
+  label::LocalLabels local(spec);
+  std::vector<std::uint32_t> ids;
+  using SV = std::vector<std::string_view>;
+  EXPECT_CONTAINS(local.add(SV{"a|b", "x"}, ids), "label kind: 'a|b' holds '|' or is '*'");
+  EXPECT_CONTAINS(local.add(SV{"a", "*"}, ids), "label level: '*' holds '|' or is '*'");
+  EXPECT_EQ(local.add(SV{"a*", "x"}, ids), "");  // a '*' inside a value names nothing
+  // "a" was interned before "*" was refused (agree_labels keeps only values pairs use): "a*" is kind's value 1.
+  EXPECT_EQ(ids, (std::vector<std::uint32_t>{kNoValue, kNoValue, kNoValue, kNoValue, 1, 0}));
+}
+
 // ---- agree_labels on one rank ----
 
 const bmpi::communicator& self() {

@@ -41,8 +41,8 @@ class LocalLabels {
  public:
   explicit LocalLabels(const LabelSpec& spec);
   /// Appends one value id per label to `ids`; when a value is unusable (not
-  /// a number for a bucketed label) appends kNoValue for every label and
-  /// returns why.
+  /// a number for a bucketed label; '*' or holding '|', which name
+  /// combinations) appends kNoValue for every label and returns why.
   std::string add(std::span<const std::string_view> raw, std::vector<std::uint32_t>& ids);
   /// Appends kNoValue for every label (a bad line, or a label the parser found missing).
   void add_none(std::vector<std::uint32_t>& ids) const;
