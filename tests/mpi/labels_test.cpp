@@ -14,7 +14,7 @@
 #include <fstream>
 #include <random>
 
-#include "gather.hpp"
+#include "results.hpp"
 #include "shared_dir.hpp"
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/cli/labels.hpp"
@@ -31,6 +31,7 @@ namespace {
 namespace fs = std::filesystem;
 namespace bmpi = boost::mpi;
 
+using test_support::expect_same_scores;
 using test_support::gather_in_order;
 
 // ---- global_ranks_within ----
@@ -234,24 +235,6 @@ TEST_F(LabelsOverRanksTest, LabelsAgreeOnEveryRankCount) {
 }
 
 // ---- /labels combined with shards ----
-
-// `relative` error allowed on the floats.
-void expect_same_scores(const entropy::SubsetScore& a, const entropy::SubsetScore& b, const std::string& what,
-                        double relative = 1e-12) {
-  EXPECT_EQ(a.n_pairs, b.n_pairs) << what;
-  EXPECT_EQ(a.nnz, b.nnz) << what;
-  EXPECT_EQ(a.output_types, b.output_types) << what;
-  auto expect_close = [&](double x, double y, const char* name) {
-    if (std::isnan(x) || std::isnan(y)) {
-      EXPECT_EQ(std::isnan(x), std::isnan(y)) << what << " " << name;
-      return;
-    }
-    EXPECT_NEAR(x, y, relative * std::abs(y)) << what << " " << name;
-  };
-  expect_close(a.total, b.total, "total");
-  expect_close(a.cond_entropy, b.cond_entropy, "cond_entropy");
-  expect_close(a.tdcone, b.tdcone, "tdcone");
-}
 
 TEST_F(LabelsOverRanksTest, LabelSubsetsWithShardsEqualEachAlone) {
   bmpi::communicator world;

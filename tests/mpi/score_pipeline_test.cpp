@@ -11,7 +11,7 @@
 #include <fstream>
 #include <functional>
 
-#include "gather.hpp"
+#include "results.hpp"
 #include "shared_dir.hpp"
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
@@ -33,6 +33,7 @@ struct Result {
   std::vector<std::uint32_t> groups; // group of every pair, on rank 0
 };
 
+using test_support::expect_same_scores;
 using test_support::gather_in_order;
 
 /// Which subsets to score besides the corpus.
@@ -68,35 +69,6 @@ Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, c
   r.pair_tdcone = gather_in_order(comm, scores.pair_tdcone);
   r.ranks = gather_in_order(comm, scores.pair_rank);
   return r;
-}
-
-// `relative` 0: the same bits (any rank count, any round size); else to that relative error.
-void expect_same_scores(const entropy::SubsetScore& a, const entropy::SubsetScore& b, const std::string& what,
-                        double relative = 1e-12) {
-  EXPECT_EQ(a.n_pairs, b.n_pairs) << what;
-  EXPECT_EQ(a.nnz, b.nnz) << what;
-  EXPECT_EQ(a.output_types, b.output_types) << what;
-  auto expect_close = [&](double x, double y, const char* name) {
-    if (std::isnan(x) || std::isnan(y)) {  // a subset without pairs has no scores (NaN)
-      EXPECT_EQ(std::isnan(x), std::isnan(y)) << what << " " << name;
-      return;
-    }
-    if (relative == 0) {
-      EXPECT_EQ(x, y) << what << " " << name;
-    } else {
-      EXPECT_NEAR(x, y, relative * std::abs(y)) << what << " " << name;
-    }
-  };
-  expect_close(a.total, b.total, "total");
-  expect_close(a.cond_entropy, b.cond_entropy, "cond_entropy");
-  expect_close(a.tdcone, b.tdcone, "tdcone");
-  if (std::isnan(b.kl_pq)) {
-    EXPECT_TRUE(std::isnan(a.kl_pq)) << what;
-    return;
-  }
-  expect_close(a.kl_pq, b.kl_pq, "kl_pq");
-  expect_close(a.kl_pu, b.kl_pu, "kl_pu");
-  expect_close(a.tdcone_rel, b.tdcone_rel, "tdcone_rel");
 }
 
 // Runs on all ranks (with `engine`) and on rank 0 alone (default engine
