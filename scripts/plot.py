@@ -211,15 +211,23 @@ def plot_sweep(f, fig, args):
     axes[0].set_title(title, fontsize=10)
 
 
-def plot_shards(f, fig, args):
-    s = f["shards"]
-    k = s["shard"][()]
-    n_pairs = s["n_pairs"][()]
-    td, rel = empty_as_nan(s, n_pairs)
+def subset_series(f, table):
+    """A table of subsets (/shards, /labels): n_pairs, TD-CONE and TD-CONE_REL
+    (NaN when empty; None without a reference), /corpus's attributes, and the
+    series to draw: (name, values, colour, /corpus key)."""
+    n_pairs = table["n_pairs"][()]
+    td, rel = empty_as_nan(table, n_pairs)
     corpus = f["corpus"].attrs if "corpus" in f else {}
     series = [("TD-CONE", td, "tab:blue", "tdcone")]
     if rel is not None:
         series.append(("TD-CONE_REL", rel, "tab:red", "tdcone_rel"))
+    return n_pairs, td, rel, corpus, series
+
+
+def plot_shards(f, fig, args):
+    s = f["shards"]
+    k = s["shard"][()]
+    n_pairs, td, rel, corpus, series = subset_series(f, s)
     axes = fig.subplots(1, len(series), squeeze=False)[0]
     best, rule = best_of(td, rel)
     x = np.arange(len(k))
@@ -263,12 +271,7 @@ def strings(dataset):
 def plot_labels(f, fig, args):
     t = f["labels"]
     labels = strings(t["label"])
-    n_pairs = t["n_pairs"][()]
-    td, rel = empty_as_nan(t, n_pairs)
-    corpus = f["corpus"].attrs if "corpus" in f else {}
-    series = [("TD-CONE", td, "tab:blue", "tdcone")]
-    if rel is not None:
-        series.append(("TD-CONE_REL", rel, "tab:red", "tdcone_rel"))
+    n_pairs, td, rel, corpus, series = subset_series(f, t)
     marginal = np.array(["*" in label for label in labels], dtype=bool)
     panels = [(name, np.flatnonzero(rows)) for name, rows in
               (("joint combinations", ~marginal), ("marginal (* = any)", marginal)) if rows.any()]

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/cli/export_text.hpp"
 #include "tdcone/cli/labels.hpp"
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/cli/tables.hpp"
@@ -31,11 +32,8 @@ void check_options(const BalanceOptions& o) {
 
 // The ranking result must have read this very corpus: same files, lines and content.
 void check_ranking_inputs(const h5::Reader& reader, const std::string& path, const text::TokenizedShare& share) {
-  const auto attributes = reader.attributes("/");
-  const auto recorded = [&](const char* name) {
-    return std::ranges::count(attributes, std::string(name)) ? reader.attribute_uints("/", name) : std::vector<std::uint64_t>{};
-  };
-  if (recorded("input_lines") != share.file_lines || recorded("input_fingerprints") != share.file_fingerprints)
+  const RunInputs run = recorded_inputs(reader, path, false, {}, "");
+  if (run.lines != share.file_lines || run.fingerprints != share.file_fingerprints)
     throw UsageError(cat("--ranking ", path, " was not computed on this corpus (its recorded input lines or content "
                          "fingerprints differ from the files read now); rank with a result of the same --input"));
 }

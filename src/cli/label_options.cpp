@@ -86,25 +86,19 @@ label::PairLabels account_labels(const boost::mpi::communicator& comm, const tex
   const std::uint64_t problems = mpi::sum_all<std::uint64_t>(comm, share.label_problem_count);
   const auto first = problems ? text::first_bad_lines(comm, share.label_problems) : std::vector<text::BadLine>{};
   const std::string hint = read.fields.format == io::Format::tsv ? "--label-cols" : "--label-fields";
-  const auto reasons = [&] {
-    std::string text = " (first: ";
-    for (std::size_t i = 0; i < first.size() && i < 3; ++i)
-      text += cat(i ? "; " : "", first[i].file, ":", first[i].line, ": ", first[i].reason);
-    return text + (first.size() > 3 ? "; ...)" : ")");
-  };
   // Global counts: every rank takes the same branch.
   if (labels.labelled == 0)
-    mpi::fail_everywhere(cat(input, ": no usable label: none of the ", counts.scored, " usable lines has one", reasons(),
-                             "; check ", hint, " and --label-buckets"), 1);
+    mpi::fail_everywhere(cat(input, ": no usable label: none of the ", counts.scored, " usable lines has one",
+                             first_reasons(first), "; check ", hint, " and --label-buckets"), 1);
   if (static_cast<double>(problems) > max_bad_fraction * static_cast<double>(counts.scored))
     mpi::fail_everywhere(cat(input, ": ", problems, " of ", counts.scored, " usable lines have no usable label, more than "
-                             "--max-bad-fraction ", max_bad_fraction, reasons(), "; check ", hint, " and --label-buckets"), 1);
+                             "--max-bad-fraction ", max_bad_fraction, first_reasons(first), "; check ", hint,
+                             " and --label-buckets"), 1);
   if (comm.rank() != 0) return labels;
   if (problems > 0) {
     std::fprintf(stderr, "tdcone: %llu line(s) of %s have no usable label: flagged 16, scored, in no label combination%s\n",
                  (unsigned long long)problems, input.c_str(), quiet() ? " (not listed: --quiet)" : ":");
-    for (std::size_t i = 0; i < first.size() && !quiet(); ++i)
-      std::fprintf(stderr, "  %s:%llu: %s\n", first[i].file.c_str(), (unsigned long long)first[i].line, first[i].reason.c_str());
+    if (!quiet()) list_lines(first);
   }
   for (std::size_t l = 0; l < labels.space.names.size(); ++l)
     if (labels.space.values[l].size() == 1)

@@ -31,9 +31,6 @@ std::string describe_input(const std::vector<io::InputFile>& files, const std::s
   return cat(file_names(files), " (", what, ")");
 }
 
-namespace {
-
-// "(first: a.tsv:1: invalid JSON; a.tsv:2: missing column 2; ...)".
 std::string first_reasons(const std::vector<text::BadLine>& first) {
   constexpr std::size_t kQuoted = 3;
   std::string text = " (first: ";
@@ -42,7 +39,10 @@ std::string first_reasons(const std::vector<text::BadLine>& first) {
   return text + (first.size() > kQuoted ? "; ...)" : ")");
 }
 
-}  // namespace
+void list_lines(const std::vector<text::BadLine>& lines) {
+  for (const auto& line : lines)
+    std::fprintf(stderr, "  %s:%llu: %s\n", line.file.c_str(), (unsigned long long)line.line, line.reason.c_str());
+}
 
 LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                          const std::vector<io::InputFile>& files, const BadLinePolicy& policy, const std::string& what) {
@@ -78,8 +78,7 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
     } else {
       std::fprintf(stderr, "tdcone: %llu bad line(s) of %s flagged and skipped%s:\n", (unsigned long long)counts.flagged,
                    input.c_str(), counts.flagged > first.size() ? ", the first ones" : "");
-      for (const auto& bad : first)
-        std::fprintf(stderr, "  %s:%llu: %s\n", bad.file.c_str(), (unsigned long long)bad.line, bad.reason.c_str());
+      list_lines(first);
     }
   }
   return counts;

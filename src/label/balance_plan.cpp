@@ -25,17 +25,10 @@ std::string short_number(double value) {
   return out.str();
 }
 
-// Combination k has value k / stride % n_L for label L (mixed radix, first label slowest).
-std::size_t stride_of(const LabelCounts& lc, std::size_t label) {
-  std::size_t stride = 1;
-  for (std::size_t later = label + 1; later < lc.values_per_label.size(); ++later) stride *= lc.values_per_label[later];
-  return stride;
-}
-
 // Sums `weights` by the value label `label` takes in each combination.
 template <class T>
 std::vector<T> sums_by_value(const LabelCounts& lc, std::size_t label, const std::vector<T>& weights) {
-  const std::size_t stride = stride_of(lc, label), values = lc.values_per_label[label];
+  const std::size_t stride = combination_stride(lc.values_per_label, label), values = lc.values_per_label[label];
   std::vector<T> sums(values, T{});
   for (std::size_t k = 0; k < weights.size(); ++k) sums[k / stride % values] += weights[k];
   return sums;
@@ -154,7 +147,7 @@ void plan_marginal(const LabelCounts& lc, BalancePlan& plan) {
       if (!fitted[label]) continue;
       const double target = t0 / static_cast<double>(lc.values_per_label[label]);
       const std::vector<double> sums = sums_by_value(lc, label, weight);
-      const std::size_t stride = stride_of(lc, label);
+      const std::size_t stride = combination_stride(lc.values_per_label, label);
       for (std::size_t k = 0; k < weight.size(); ++k) {
         const double sum = sums[k / stride % lc.values_per_label[label]];
         if (sum > 0) weight[k] = std::min(static_cast<double>(counts[k]), weight[k] * target / sum);
@@ -180,6 +173,12 @@ void plan_marginal(const LabelCounts& lc, BalancePlan& plan) {
 }
 
 }  // namespace
+
+std::size_t combination_stride(const std::vector<std::size_t>& values_per_label, std::size_t label) {
+  std::size_t stride = 1;
+  for (std::size_t later = label + 1; later < values_per_label.size(); ++later) stride *= values_per_label[later];
+  return stride;
+}
 
 BalanceMode balance_mode_from_name(const std::string& name) {
   if (name == "joint") return BalanceMode::joint;

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "tdcone/error.hpp"
+#include "tdcone/label/balance_plan.hpp"
 #include "tdcone/mpi/exchange.hpp"
 
 namespace tdcone::label {
@@ -120,8 +121,7 @@ std::size_t LabelSpace::combinations() const {
 }
 
 std::uint32_t LabelSpace::value_of(std::size_t combination, std::size_t label) const {
-  for (std::size_t l = values.size(); l-- > label + 1;) combination /= values[l].size();
-  return static_cast<std::uint32_t>(combination % values[label].size());
+  return static_cast<std::uint32_t>(combination / combination_stride(values_per_label(), label) % values[label].size());
 }
 
 std::string LabelSpace::combination_name(std::size_t combination) const {

@@ -24,6 +24,10 @@ struct BadLinePolicy {
 
 /// "a.tsv, b.tsv (the corpus, --input)": an input named in messages.
 std::string describe_input(const std::vector<io::InputFile>& files, const std::string& what);
+/// " (first: a.tsv:1: invalid JSON; a.tsv:2: missing column 2; ...)": the first three of `first`.
+std::string first_reasons(const std::vector<text::BadLine>& first);
+/// "  a.tsv:1: invalid JSON", a line each, on standard error.
+void list_lines(const std::vector<text::BadLine>& lines);
 
 /// Totals over all ranks of an input `what` ("the corpus, --input") read from
 /// `files`. Stops every rank (exit status 1, naming the files and the first

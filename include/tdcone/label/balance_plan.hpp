@@ -25,6 +25,10 @@ struct LabelCounts {
   std::vector<std::uint64_t> counts;          // lines of each combination (0: absent); size = Π n_L
 };
 
+/// Combination k has value k / stride % n_L of label L, stride = the product
+/// of the later labels' value counts.
+std::size_t combination_stride(const std::vector<std::size_t>& values_per_label, std::size_t label);
+
 struct BalanceRequest {
   BalanceMode mode = BalanceMode::joint;
   double min_share = 0.05;  // joint floor: a combination with a smaller share of the lines keeps all of them
