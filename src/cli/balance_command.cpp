@@ -42,18 +42,16 @@ void check_ranking_inputs(const h5::Reader& reader, const std::string& path, con
 std::vector<double> keys_from_ranking(const BalanceOptions& o, const text::TokenizedShare& share) {
   const h5::Reader reader(o.ranking);
   check_ranking_inputs(reader, o.ranking, share);
-  std::vector<double> keys(share.size());
   if (o.rank_by == "tdcone") {
     if (!reader.exists("/pairs/tdcone"))
       throw UsageError(cat("--rank-by tdcone: ", o.ranking, " has no /pairs/tdcone (a tdcone score result has it)"));
-    const std::vector<double> tdcone = reader.read_double("/pairs/tdcone");
-    std::copy_n(tdcone.begin() + static_cast<std::ptrdiff_t>(share.first_pair_id), share.size(), keys.begin());
-    return keys;
+    return reader.read_double("/pairs/tdcone", share.first_pair_id, share.size());  // this rank's pairs only
   }
   if (!reader.exists("/selection/rank"))
     throw UsageError(cat("--rank-by cynical: ", o.ranking, " has no /selection (a tdcone select result has it)"));
   const std::vector<std::uint64_t> pair_id = reader.read_uint("/selection/pair_id"), rank = reader.read_uint("/selection/rank");
-  std::fill(keys.begin(), keys.end(), std::nan(""));  // a line the selection did not rank goes last
+  // Rows are in selection order: this rank picks out its pairs (a line the selection did not rank goes last).
+  std::vector<double> keys(share.size(), std::nan(""));
   for (std::size_t r = 0; r < pair_id.size(); ++r)
     if (pair_id[r] >= share.first_pair_id && pair_id[r] - share.first_pair_id < share.size())
       keys[pair_id[r] - share.first_pair_id] = static_cast<double>(rank[r]);

@@ -703,6 +703,20 @@ struct Reader::Impl {
     if (n > 0) check(H5Dread(dset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), "read", what, path);
     return rows;
   }
+
+  // Rows [first, first + count) only.
+  template <class T>
+  std::vector<T> read_rows(hid_t dset, hid_t memory_type, hsize_t first, hsize_t count, const std::string& what) const {
+    std::vector<T> rows(count);
+    if (count == 0) return rows;
+    const Handle file_space = own(H5Dget_space(dset), H5Sclose, "get the dataspace of", what, path);
+    check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &first, nullptr, &count, nullptr), "select rows of",
+          what, path);
+    const Handle memory_space = own(H5Screate_simple(1, &count, nullptr), H5Sclose, "create a memory dataspace for",
+                                    what, path);
+    check(H5Dread(dset, memory_type, memory_space.get(), file_space.get(), H5P_DEFAULT, rows.data()), "read", what, path);
+    return rows;
+  }
 };
 
 namespace {
@@ -907,6 +921,17 @@ std::vector<double> Reader::read_double(const std::string& dataset) const {
   if (info.cls != H5T_FLOAT && info.cls != H5T_INTEGER) impl_->wrong_type(what, "a numeric column");
   const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
   return impl_->read_numbers<double>(dset.get(), H5T_NATIVE_DOUBLE, n, what);
+}
+
+std::vector<double> Reader::read_double(const std::string& dataset, std::uint64_t first, std::uint64_t count) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  const auto info = impl_->type_of(H5Dget_type(dset.get()), what);
+  if (info.cls != H5T_FLOAT && info.cls != H5T_INTEGER) impl_->wrong_type(what, "a numeric column");
+  const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
+  if (first > n || count > n - first)
+    throw IoError(cat(impl_->path, ": ", what, " has ", n, " rows, not rows ", first, " to ", first + count));
+  return impl_->read_rows<double>(dset.get(), H5T_NATIVE_DOUBLE, first, count, what);
 }
 
 std::vector<std::string> Reader::read_strings(const std::string& dataset) const {

@@ -273,6 +273,10 @@ TEST_P(H5RoundTrip, SeveralChunksCompressAndReadBack) {
   const Reader in(file);
   EXPECT_EQ(in.read_uint("/zids"), ids);
   EXPECT_EQ(in.read_double("/values"), values);
+  // A rank's rows only, across a chunk boundary; none past the end.
+  EXPECT_EQ(in.read_double("/values", 65530, 20), std::vector<double>(values.begin() + 65530, values.begin() + 65550));
+  EXPECT_TRUE(in.read_double("/values", n, 0).empty());
+  EXPECT_THROW(in.read_double("/values", n - 5, 6), IoError);
   EXPECT_EQ(in.read_strings("/words"), words);
   EXPECT_EQ(in.datasets("/"), (std::vector<std::string>{"zids", "values", "words"}));
 

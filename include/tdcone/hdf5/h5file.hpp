@@ -102,6 +102,8 @@ class Reader {
 
   std::vector<std::uint64_t> read_uint(const std::string& dataset) const;  // any unsigned integer column
   std::vector<double> read_double(const std::string& dataset) const;
+  /// Rows [first, first + count) of a numeric column (a rank's share); throws IoError past its end.
+  std::vector<double> read_double(const std::string& dataset, std::uint64_t first, std::uint64_t count) const;
   std::vector<std::string> read_strings(const std::string& dataset) const;
   /// Any column rendered as text, one entry per row (for export).
   std::vector<std::string> read_text(const std::string& dataset) const;
