@@ -89,10 +89,9 @@ Balance balance_pairs(const label::PairLabels& labels, const label::BalanceReque
 }
 
 void write_balance(const boost::mpi::communicator& comm, h5::OutputFile& file, const BalanceOptions& o,
-                   const text::TokenizedShare& share, const label::PairLabels& labels, const Balance& b) {
+                   const text::TokenizedShare& share, const label::PairLabels& labels,
+                   const std::vector<std::string>& names, const Balance& b) {
   const std::uint64_t offset = share.first_pair_id, total = share.total_lines;
-  std::vector<std::string> names;
-  for (std::size_t k = 0; k < labels.counts.size(); ++k) names.push_back(labels.space.combination_name(k));
   std::vector<std::uint64_t> pair_id(share.size());
   std::vector<std::string> combination(share.size());
   for (std::size_t i = 0; i < share.size(); ++i) {
@@ -128,16 +127,15 @@ void write_balance(const boost::mpi::communicator& comm, h5::OutputFile& file, c
   table.column("under_represented", b.plan.under_represented);
 }
 
-void print_balance(const BalanceOptions& o, const label::PairLabels& labels, const label::BalancePlan& plan) {
+void print_balance(const BalanceOptions& o, const label::PairLabels& labels, const std::vector<std::string>& names,
+                   const label::BalancePlan& plan) {
   std::printf("  balance      --mode %s, --rank-by %s: %llu of %llu labelled lines kept\n", o.mode.c_str(),
               o.rank_by.c_str(), (unsigned long long)plan.total_after, (unsigned long long)plan.total_before);
-  int width = 11;
-  for (std::size_t k = 0; k < labels.counts.size(); ++k)
-    width = std::max(width, static_cast<int>(labels.space.combination_name(k).size()));
+  const int width = name_width(names, "combination");
   std::printf("  %-*s %10s %12s %10s %8s\n", width, "combination", "before", "target", "after", "share");
   for (std::size_t k = 0; k < labels.counts.size(); ++k) {
     const double share = plan.total_after ? 100.0 * static_cast<double>(plan.quota[k]) / static_cast<double>(plan.total_after) : 0.0;
-    std::printf("  %-*s %10llu %12.1f %10llu %7.2f%%%s\n", width, labels.space.combination_name(k).c_str(),
+    std::printf("  %-*s %10llu %12.1f %10llu %7.2f%%%s\n", width, names[k].c_str(),
                 (unsigned long long)labels.counts[k], plan.target[k], (unsigned long long)plan.quota[k], share,
                 labels.counts[k] == 0            ? "  absent"
                 : plan.under_represented[k] != 0 ? "  under-represented (below --min-share: all kept)"
@@ -166,6 +164,7 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
   // subsets split the matrix's cells by combination, which costs time and memory).
   const bool rank_here = options.rank_by == "tdcone" && options.ranking.empty();
   const auto combinations = static_cast<std::uint32_t>(labels.counts.size());
+  const std::vector<std::string> names = labels.space.combination_names();
   std::optional<JobScores> scores;
   LabelSubsets subsets;
   std::vector<std::uint64_t> rank_in_combination;
@@ -201,7 +200,7 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
       write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores->pair_tdcone, scores->pair_rank);
       if (options.by_label) write_label_table(comm, file, subsets.names, scores->subsets, 1, false);
     }
-    write_balance(comm, file, options, job.share, labels, balance);
+    write_balance(comm, file, options, job.share, labels, names, balance);
     file.commit();
   });
   if (scores) {
@@ -214,7 +213,7 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
   }
   if (comm.rank() == 0) {
     if (options.by_label) print_label_table(subsets.names, scores->subsets, 1, false);
-    print_balance(options, labels, balance.plan);
+    print_balance(options, labels, names, balance.plan);
   }
   return finish_standard_output(comm);
 }

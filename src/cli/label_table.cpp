@@ -61,8 +61,7 @@ void write_label_table(const boost::mpi::communicator& comm, h5::OutputFile& fil
 
 void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
                        std::size_t first, bool with_reference) {
-  int width = 5;
-  for (const auto& name : names) width = std::max(width, static_cast<int>(name.size()));
+  const int width = name_width(names, "label");
   std::printf("  %-*s %10s %10s %10s%s\n", width, "label", "n_pairs", "tdcone", "H(Y|X)", with_reference ? "  tdcone_rel" : "");
   for (std::size_t j = 0; j < names.size(); ++j) {
     const entropy::SubsetScore& s = subsets[first + j];

@@ -1,8 +1,15 @@
 #include "tdcone/cli/tables.hpp"
 
+#include <algorithm>
 #include <span>
 
 namespace tdcone::cli {
+
+int name_width(const std::vector<std::string>& names, const std::string& header) {
+  std::size_t width = header.size();
+  for (const auto& name : names) width = std::max(width, name.size());
+  return static_cast<int>(width);
+}
 
 SubsetTable::SubsetTable(const boost::mpi::communicator& comm, h5::OutputFile& file, std::string group)
     : writer_(comm.rank() == 0), file_(file), group_(std::move(group)) {

@@ -130,6 +130,12 @@ std::string LabelSpace::combination_name(std::size_t combination) const {
   return name;
 }
 
+std::vector<std::string> LabelSpace::combination_names() const {
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < combinations(); ++k) names.push_back(combination_name(k));
+  return names;
+}
+
 std::string LabelSpace::marginal_name(std::size_t label, std::size_t value) const {
   std::string name;
   for (std::size_t l = 0; l < values.size(); ++l) name += (l ? "|" : "") + (l == label ? values[l][value] : "*");

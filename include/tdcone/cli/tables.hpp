@@ -11,6 +11,9 @@
 
 namespace tdcone::cli {
 
+/// Width of a printed column of `names` under `header`.
+int name_width(const std::vector<std::string>& names, const std::string& header);
+
 class SubsetTable {
  public:
   SubsetTable(const boost::mpi::communicator& comm, h5::OutputFile& file, std::string group);

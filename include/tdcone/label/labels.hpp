@@ -72,6 +72,8 @@ struct LabelSpace {
   std::uint32_t value_of(std::size_t combination, std::size_t label) const;
   /// "formal|aroused"
   std::string combination_name(std::size_t combination) const;
+  /// The names of all combinations, in order.
+  std::vector<std::string> combination_names() const;
   /// "formal|*": one label's value, any value of the others.
   std::string marginal_name(std::size_t label, std::size_t value) const;
 };
