@@ -17,4 +17,7 @@ bash "$root/scripts/mpirun.sh" -n "$ranks" "$tdcone" score --input "$out/corpus.
   --score-col 3 --id-col 4 --output "$out/score.h5" --force --quiet
 echo
 echo "Five lowest-TD-CONE pairs (most deterministic rewrites):"
-"$tdcone" export "$out/score.h5" --input "$out/corpus.tsv.zst" | awk -F'\t' 'NR==1 || $3<=5' | cut -c1-160
+# pair_id, tdcone, score and the start of src and tgt (read back from the
+# corpus, checked against the run's recorded fingerprint).
+"$tdcone" export "$out/score.h5" --sort-by tdcone --top 5 --text --quiet |
+  awk -F'\t' -v OFS='\t' '{ print $1, $2, $7, substr($9, 1, 60), substr($10, 1, 60) }'
