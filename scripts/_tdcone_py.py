@@ -36,7 +36,8 @@ def _missing(modules):
 
 
 def _system_python_has(modules):
-    if not os.access(SYSTEM_PYTHON, os.X_OK) or os.path.realpath(sys.executable) == os.path.realpath(SYSTEM_PYTHON):
+    # Asked even when sys.executable is it: a venv's python3 is a link to it, with other modules.
+    if not os.access(SYSTEM_PYTHON, os.X_OK):
         return False
     check = "import importlib, sys\nfor m in sys.argv[1:]: importlib.import_module(m)"
     return subprocess.run([SYSTEM_PYTHON, "-c", check, *modules], stdout=subprocess.DEVNULL,
