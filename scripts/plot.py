@@ -7,25 +7,29 @@ draws what the file holds (--kind auto, the default, picks the most specific
 group present: balance, labels, selection, sweep, shards, then pairs):
 
   balance    a label-balanced subset (tdcone balance: /combinations, /balance):
-             pairs of each label combination before and after, the target as
-             a marker, under-represented combinations hatched; the mode and
-             the std of the combination shares before -> after in the title
+             a row per label combination, its pairs before and after as bars
+             (written right), the target as a mark, under-represented ones
+             hatched; the labels' names, the mode, the lines kept and the std
+             of the combination shares before -> after in the title
   labels     TD-CONE of each label combination (score --by-label: /labels) as
-             bars with their pair counts, joint combinations and marginal rows
-             (a `*` in the label) in two panels, the corpus TD-CONE dashed;
-             TD-CONE_REL beside it when the run had a reference
+             bars, value and pair count written right, joint combinations
+             (titled by the labels' names) and marginal rows (a `*` in the
+             label) in two panels, the corpus TD-CONE dashed; TD-CONE_REL
+             beside it when the run had a reference
 
   pairs      histogram of the pair TD-CONE (/pairs/tdcone; bad lines and NaN
              left out and counted), the corpus TD-CONE and the 10/50/90th
              percentiles marked; --log-count for a logarithmic count axis
   selection  the cross-entropy H_n of REPR against n, the number of lines
-             selected (/selection), H_0 and stop_rank marked
+             selected (/selection), H_0 and stop_rank marked (with --stop:
+             the lines kept)
   sweep      TD-CONE, TD-CONE_REL (with --reference) and the subset sizes
              against the score threshold (/sweep); the best threshold marked:
              the lowest TD-CONE_REL with a reference, else the lowest TD-CONE
-  shards     TD-CONE and TD-CONE_REL of each shard (/shards) on zoomed axes
-             with the values written, the corpus value and the best shard
-             (same rule as the sweep) marked
+  shards     a row per shard (/shards), named by its input file (score
+             --shard-by file) else `shard i`, with its pairs: TD-CONE and
+             TD-CONE_REL on zoomed axes, the values written right, the corpus
+             value and the best shard (same rule as the sweep) marked
 
 A score run with --shards holds pairs and shards: auto draws the shards,
 --kind pairs the histogram. The old form `plot.py RESULT.h5 FILE.png` works too.
@@ -34,7 +38,7 @@ Uses Debian's python3-matplotlib, python3-h5py and python3-numpy
 (scripts/install-deps.sh); run by a python3 without them, it starts again
 under /usr/bin/python3 (scripts/_tdcone_py.py). Files written with
 --compression zstd need HDF5_PLUGIN_PATH (this checkout's build/plugins is
-found). Tests import it: figure(arguments([...])) is the picture unsaved.
+found).
 """
 import argparse
 import math
@@ -445,7 +449,8 @@ def arguments(argv=None):
 
 
 def figure(args):
-    """The picture `args` (from arguments()) asks for, not saved: (figure, its kind, the other kinds in the file)."""
+    """The picture `args` (from arguments()) asks for, not saved: (figure, its kind, the other kinds in the file).
+    Tests inspect its texts (plots_legible.sh)."""
     try:
         f = h5py.File(args.hdf5, "r")
     except OSError as error:
