@@ -280,10 +280,10 @@ def notes_right(ax, y, notes, colors=None):
                     va="center", fontsize=8, color=color, annotation_clip=False)
 
 
-def rows_top_down(ax, names, fontsize=9):
+def rows_top_down(ax, names):
     """The rows' names as y tick labels, the file's order top down."""
     ax.set_yticks(np.arange(len(names)))
-    ax.set_yticklabels(names, fontsize=fontsize)
+    ax.set_yticklabels(names, fontsize=9)
     ax.set_ylim(len(names) - 0.5, -0.5)
 
 
