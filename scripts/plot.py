@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """Pictures of tdcone results, for people who would rather look than read.
 
     scripts/plot.py RESULT.h5 --output FILE.png [--kind KIND] [--log-count]
@@ -7,42 +7,53 @@ draws what the file holds (--kind auto, the default, picks the most specific
 group present: balance, labels, selection, sweep, shards, then pairs):
 
   balance    a label-balanced subset (tdcone balance: /combinations, /balance):
-             pairs of each label combination before and after, the target as
-             a marker, under-represented combinations hatched; the mode and
-             the std of the combination shares before -> after in the title
+             a row per label combination, its pairs before and after as bars
+             (written right), the target as a mark, under-represented ones
+             hatched; the labels' names, the mode, the lines kept and the std
+             of the combination shares before -> after in the title
   labels     TD-CONE of each label combination (score --by-label: /labels) as
-             bars with their pair counts, joint combinations and marginal rows
-             (a `*` in the label) in two panels, the corpus TD-CONE dashed;
-             TD-CONE_REL beside it when the run had a reference
+             bars, value and pair count written right, joint combinations
+             (titled by the labels' names) and marginal rows (a `*` in the
+             label) in two panels, the corpus TD-CONE dashed; TD-CONE_REL
+             beside it when the run had a reference
 
   pairs      histogram of the pair TD-CONE (/pairs/tdcone; bad lines and NaN
              left out and counted), the corpus TD-CONE and the 10/50/90th
              percentiles marked; --log-count for a logarithmic count axis
   selection  the cross-entropy H_n of REPR against n, the number of lines
-             selected (/selection), H_0 and stop_rank marked
+             selected (/selection), H_0 and stop_rank marked (with --stop:
+             the lines kept)
   sweep      TD-CONE, TD-CONE_REL (with --reference) and the subset sizes
              against the score threshold (/sweep); the best threshold marked:
              the lowest TD-CONE_REL with a reference, else the lowest TD-CONE
-  shards     TD-CONE and TD-CONE_REL of each shard (/shards) on zoomed axes
-             with the values written, the corpus value and the best shard
-             (same rule as the sweep) marked
+  shards     a row per shard (/shards), named by its input file (score
+             --shard-by file) else `shard i`, with its pairs: TD-CONE and
+             TD-CONE_REL on zoomed axes, the values written right, the corpus
+             value and the best shard (same rule as the sweep) marked
 
 A score run with --shards holds pairs and shards: auto draws the shards,
 --kind pairs the histogram. The old form `plot.py RESULT.h5 FILE.png` works too.
 
 Uses Debian's python3-matplotlib, python3-h5py and python3-numpy
-(scripts/install-deps.sh). Files written with --compression zstd need
-HDF5_PLUGIN_PATH=build/plugins.
+(scripts/install-deps.sh); run by a python3 without them, it starts again
+under /usr/bin/python3 (scripts/_tdcone_py.py). Files written with
+--compression zstd need HDF5_PLUGIN_PATH (this checkout's build/plugins is
+found).
 """
 import argparse
 import math
 import os
 import sys
 
-import h5py
-import matplotlib
-import matplotlib.patches
-import numpy as np
+import _tdcone_py
+
+_tdcone_py.setup("plot", ("h5py", "numpy", "matplotlib"), program=__name__ == "__main__")
+
+import h5py  # noqa: E402
+import matplotlib  # noqa: E402
+import matplotlib.patches  # noqa: E402
+import matplotlib.transforms  # noqa: E402
+import numpy as np  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
@@ -55,6 +66,29 @@ TABLES = {"balance": ("combinations", "combination"), "labels": ("labels", "tdco
 
 def text(value):
     return value.decode() if isinstance(value, bytes) else str(value)
+
+
+def run_config(f):
+    """The run's options, from the root attribute config (TOML, one `key = value` a line), as text."""
+    options = {}
+    for line in text(f.attrs.get("config", "")).splitlines():
+        key, equals, value = line.partition(" = ")
+        if equals:
+            options[key.strip()] = value.strip().strip("'\"")
+    return options
+
+
+def label_names(f):
+    """The names of the labels, in order: the `labels` attribute (/balance: 'formality|arousal'), else
+    the run's --label-names, --label-fields or colN of --label-cols (tdcone's defaults); [] unknown."""
+    for group in ("labels", "combinations", "balance"):
+        if isinstance(f.get(group), h5py.Group) and "labels" in f[group].attrs:
+            return text(f[group].attrs["labels"]).split("|")
+    options = run_config(f)
+    for key in ("label-names", "label-fields"):
+        if options.get(key):
+            return options[key].split(",")
+    return ["col" + column for column in options.get("label-cols", "").split(",") if column]
 
 
 def kinds_in(f):
@@ -75,6 +109,12 @@ def fmt(value):
 def legend_outside(ax, **kw):
     """The legend right of the axes, where it hides no point, line or label."""
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, **kw)
+
+
+def legend_below(ax, **kw):
+    """The legend under the x axis label: the right of the axes holds the rows' notes (notes_right)."""
+    below_label = matplotlib.transforms.offset_copy(ax.transAxes, fig=ax.figure, y=-30, units="points")
+    ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, 0), bbox_transform=below_label, frameon=False, **kw)
 
 
 def empty_as_nan(table, n_pairs):
@@ -143,9 +183,11 @@ def plot_selection(f, fig, args):
     ax.axhline(h0, color="gray", linestyle="--", linewidth=1, label=f"H_0 = {h0:.4f} nats (SEED only)")
     if not log_x:
         ax.plot([0], [h0], "o", color="gray")
+    stopped = run_config(f).get("stop") == "true"  # --stop: only the lines up to stop_rank selected
     if stop > 0:
         hs = float(h[stop - 1])
-        ax.axvline(stop, color="tab:red", linewidth=1.2, label=f"stop_rank = {stop:,} (H = {hs:.4f} nats)")
+        kept = f"\n--stop: the first {stop:,} lines kept" if stopped else ""
+        ax.axvline(stop, color="tab:red", linewidth=1.2, label=f"stop_rank = {stop:,} (H = {hs:.4f} nats){kept}")
         ax.plot([stop], [hs], "v", color="tab:red", markersize=9)
     if log_x:
         ax.set_xscale("log")
@@ -155,7 +197,7 @@ def plot_selection(f, fig, args):
     legend_outside(ax)
     in_seed = int(((flags & 8) != 0).sum())
     junk = int(((flags & 3) != 0).sum())
-    parts = [f"{len(h):,} lines ranked"]
+    parts = [f"{len(h):,} lines ranked"] + ([f"the first {stop:,} kept (--stop)"] if stopped else [])
     if in_seed:
         parts.append(f"{in_seed:,} already in the seed")
     if junk:
@@ -224,43 +266,77 @@ def subset_series(f, table):
     return n_pairs, td, rel, corpus, series
 
 
+def fit_rows(fig, rows, extra):
+    """The figure's height: `rows` rows of 9-point names (shards, label combinations, top down) and
+    `extra` inches of titles, axis labels and legends; 16 rows or 60 stay legible."""
+    fig.set_size_inches(fig.get_size_inches()[0], max(4.0, 0.27 * rows + extra))
+
+
+def notes_right(ax, y, notes, colors=None):
+    """Each row's note (its value, its counts) in a column right of the axes: never over a bar, a point,
+    the corpus line or another note (tight_layout makes room for it)."""
+    for yi, note, color in zip(y, notes, colors or ["black"] * len(notes)):
+        ax.annotate(note, (1.0, yi), xycoords=("axes fraction", "data"), xytext=(4, 0), textcoords="offset points",
+                    va="center", fontsize=8, color=color, annotation_clip=False)
+
+
+def rows_top_down(ax, names):
+    """The rows' names as y tick labels, the file's order top down."""
+    ax.set_yticks(np.arange(len(names)))
+    ax.set_yticklabels(names, fontsize=9)
+    ax.set_ylim(len(names) - 0.5, -0.5)
+
+
+def short_name(path, width=30):
+    """A file's name without its directory; a long one keeps its start and end (the language, the side)."""
+    name = os.path.basename(path.rstrip("/")) or path
+    if len(name) <= width:
+        return name
+    keep = (width - 1) // 2
+    return name[:keep] + "\u2026" + name[-(width - 1 - keep):]
+
+
+def shard_names(s, k):
+    """Each shard's name: its input file (the column `file` of --shard-by file), else 'shard i'."""
+    files = strings(s["file"]) if "file" in s else [""] * len(k)
+    return [short_name(path) if path else f"shard {int(i)}" for path, i in zip(files, k)]
+
+
 def plot_shards(f, fig, args):
     s = f["shards"]
     k = s["shard"][()]
+    names = shard_names(s, k)
     n_pairs, td, rel, corpus, series = subset_series(f, s)
-    axes = fig.subplots(1, len(series), squeeze=False)[0]
+    fit_rows(fig, len(k), 2.4)
+    axes = fig.subplots(1, len(series), squeeze=False, sharey=True)[0]
     best, rule = best_of(td, rel)
-    x = np.arange(len(k))
+    y = np.arange(len(k))
     for ax, (label, values, color, key) in zip(axes, series):
         ok = np.isfinite(values)
         # Points on an axis zoomed to the values (bars from 0 would hide differences of 1%).
-        ax.plot(x[ok], values[ok], "o", color=color, markersize=8, label=label + " of the shard")
-        for xi, y in zip(x[ok], values[ok]):
-            ax.annotate(f"{y:.5f}", (xi, y), xytext=(0, 8), textcoords="offset points", ha="center", fontsize=8)
-        for xi in x[~ok]:
-            ax.annotate("empty\n(NaN)", (xi, 0.5), xycoords=("data", "axes fraction"), ha="center", fontsize=8)
+        ax.plot(values[ok], y[ok], "o", color=color, markersize=7, label=label + " of the shard")
+        notes_right(ax, y, [f"{v:.5f}" if math.isfinite(v) else "empty (NaN)" for v in values],
+                    ["black" if math.isfinite(v) else "gray" for v in values])
         if key in corpus and math.isfinite(corpus[key]):
-            ax.axhline(float(corpus[key]), color="black", linestyle="--", linewidth=1,
+            ax.axvline(float(corpus[key]), color="black", linestyle="--", linewidth=1,
                        label=f"whole corpus {float(corpus[key]):.5f}")
         if best is not None:
-            ax.plot([x[best]], [values[best]], "*", color="gold", markeredgecolor="black", markersize=16,
-                    label=f"best: shard {k[best]} ({rule})")
+            ax.plot([values[best]], [y[best]], "*", color="gold", markeredgecolor="black", markersize=15,
+                    label=f"best: {names[best]} ({rule})")
         finite = values[ok]
         if len(finite):
             lo, hi = float(finite.min()), float(finite.max())
             if key in corpus and math.isfinite(corpus[key]):
                 lo, hi = min(lo, float(corpus[key])), max(hi, float(corpus[key]))
-            pad = (hi - lo) * 0.25 or abs(hi) * 0.01 or 0.01
-            ax.set_ylim(lo - pad, hi + pad * 1.6)
-        ax.set_xticks(x)
-        ax.set_xticklabels([f"{int(i)}\n{int(n):,} pairs" for i, n in zip(k, n_pairs)], fontsize=8)
-        ax.set_xlim(-0.6, len(k) - 0.4)
-        ax.set_xlabel("shard")
-        ax.set_ylabel(label + "  (no unit; axis zoomed, not from 0)")
-        ax.legend(fontsize=8, loc="upper center", bbox_to_anchor=(0.5, -0.2), ncol=1, frameon=False)
-        ax.grid(axis="y", alpha=0.3)
+            pad = (hi - lo) * 0.08 or abs(hi) * 0.01 or 0.01
+            ax.set_xlim(lo - pad, hi + pad)
+        ax.set_xlabel(label + "  (no unit; axis zoomed, not from 0)")
+        legend_below(ax)
+        ax.grid(axis="x", alpha=0.3)
+    rows_top_down(axes[0], [f"{name}  ({int(n):,} pairs)" for name, n in zip(names, n_pairs)])
     empty = int((~np.isfinite(td)).sum())
-    axes[0].set_title(f"{len(k)} shards" + (f", {empty} empty (NaN)" if empty else ""), fontsize=10)
+    by_file = " by input file" if "file" in s else ""
+    axes[0].set_title(f"{len(k)} shards{by_file}" + (f", {empty} empty (NaN)" if empty else ""), fontsize=10)
 
 
 def strings(dataset):
@@ -271,12 +347,15 @@ def strings(dataset):
 def plot_labels(f, fig, args):
     t = f["labels"]
     labels = strings(t["label"])
+    names = label_names(f)
     n_pairs, td, rel, corpus, series = subset_series(f, t)
     marginal = np.array(["*" in label for label in labels], dtype=bool)
+    joint = "|".join(names) if names else "label combination"
     panels = [(name, np.flatnonzero(rows)) for name, rows in
-              (("joint combinations", ~marginal), ("marginal (* = any)", marginal)) if rows.any()]
+              ((joint, ~marginal), ("one label (* = any)", marginal)) if rows.any()]
+    fit_rows(fig, len(labels), 0.9 * len(panels) + 0.6)
     axes = fig.subplots(len(panels), len(series), squeeze=False,
-                        gridspec_kw={"height_ratios": [max(2, len(rows)) for _, rows in panels]})
+                        gridspec_kw={"height_ratios": [len(rows) + 1.5 for _, rows in panels]})
     for row, (panel, rows) in enumerate(panels):
         y = np.arange(len(rows))
         for col, (label, values, color, key) in enumerate(series):
@@ -285,21 +364,19 @@ def plot_labels(f, fig, args):
             ok = np.isfinite(v)
             ax.barh(y[ok], v[ok], color=color, alpha=0.75, height=0.6)
             top = np.nanmax(v) if ok.any() else 1.0
-            for yi, value, n in zip(y, v, n_pairs[rows]):
-                note = f"{value:.4f}  ({int(n):,} pairs)" if math.isfinite(value) else f"no pairs ({int(n):,})"
-                ax.annotate(note, (value if math.isfinite(value) else 0, yi), xytext=(3, 0),
-                            textcoords="offset points", va="center", fontsize=8,
-                            color="black" if math.isfinite(value) else "gray")
-            title = f"{label}: {panel}"
+            notes_right(ax, y, [f"{value:.4f}  ({int(n):,} pairs)" if math.isfinite(value) else f"no pairs ({int(n):,})"
+                                for value, n in zip(v, n_pairs[rows])],
+                        ["black" if math.isfinite(value) else "gray" for value in v])
+            title = f"{label} by {panel}"
             if key in corpus and math.isfinite(corpus[key]):  # named in the title: a legend would cover bars
                 c = float(corpus[key])
                 ax.axvline(c, color="black", linestyle="--", linewidth=1.2)
                 title += f" (dashed: corpus {c:.4f})"
                 top = max(top, c)
-            ax.set_xlim(0, top * 1.45)  # room for the notes
-            ax.set_yticks(y)
-            ax.set_yticklabels([labels[i] for i in rows], fontsize=9)
-            ax.set_ylim(len(rows) - 0.5, -0.5)  # the file's order, top down, rows without a bar included
+            ax.set_xlim(0, top * 1.05)
+            rows_top_down(ax, [labels[i] for i in rows])
+            if col > 0:
+                ax.set_yticklabels([])  # the same rows as the first column's
             ax.grid(axis="x", alpha=0.3)
             ax.set_title(title, fontsize=10)
             if row == len(panels) - 1:
@@ -312,32 +389,32 @@ def plot_balance(f, fig, args):
     before, after, target = c["before"][()], c["after"][()], c["target"][()].astype(float)
     under = c["under_represented"][()].astype(bool) if "under_represented" in c else np.zeros(len(names), bool)
     attrs = f["balance"].attrs if "balance" in f else {}
+    fit_rows(fig, len(names), 2.0)
     ax = fig.add_subplot(1, 1, 1)
-    x = np.arange(len(names))
-    width = 0.38
+    y = np.arange(len(names))
+    height = 0.38
     hatch = ["//" if u else "" for u in under]
-    ax.bar(x - width / 2, before, width, color="lightgray", edgecolor="black", hatch=hatch, label="before")
-    ax.bar(x + width / 2, after, width, color="tab:blue", edgecolor="black", hatch=hatch, label="after")
-    ax.plot(x + width / 2, target, "_", color="tab:red", markersize=28, markeredgewidth=2.5, label="target")
-    for xi, b, a, goal in zip(x, before, after, target):
-        ax.annotate(f"{int(b):,}", (xi - width / 2, b), xytext=(0, 2), textcoords="offset points", ha="center",
-                    fontsize=7)
-        top = max(float(a), goal) if math.isfinite(goal) else float(a)  # above the target mark
-        ax.annotate(f"{int(a):,}", (xi + width / 2, top), xytext=(0, 3), textcoords="offset points", ha="center",
-                    fontsize=7)
+    ax.barh(y - height / 2, before, height, color="lightgray", edgecolor="black", hatch=hatch, label="before")
+    ax.barh(y + height / 2, after, height, color="tab:blue", edgecolor="black", hatch=hatch, label="after")
+    ax.plot(target, y + height / 2, "|", color="tab:red", markersize=13, markeredgewidth=2.5, label="target")
+    notes_right(ax, y, [f"{int(b):,} \u2192 {int(a):,}" for b, a in zip(before, after)])
     handles, _ = ax.get_legend_handles_labels()
     if under.any():
         handles.append(matplotlib.patches.Patch(facecolor="white", edgecolor="black", hatch="//",
                                                 label="under-represented"))
-    ax.set_xticks(x)
-    ax.set_xticklabels(names, fontsize=9, rotation=20 if len(names) > 6 else 0)
-    ax.set_ylabel("pairs")
-    ax.set_ylim(0, max(1.0, float(np.nanmax(np.concatenate([before, after, target])))) * 1.15)
-    ax.grid(axis="y", alpha=0.3)
-    legend_outside(ax, handles=handles)
-    title = f"Balance ({text(attrs['mode'])})" if "mode" in attrs else "Balance"
+    rows_top_down(ax, names)
+    ax.set_xlabel("pairs (before \u2192 after, right)")
+    ax.set_xlim(0, max(1.0, float(np.nanmax(np.concatenate([before, after, target])))) * 1.02)
+    ax.grid(axis="x", alpha=0.3)
+    legend_below(ax, handles=handles, ncol=len(handles))
+    labels = label_names(f)
+    title = "Balance" + (f" of {'|'.join(labels)}" if labels else "")
+    if "mode" in attrs:
+        title += f" ({text(attrs['mode'])})"
+    if "n_kept" in attrs and "n_labelled" in attrs:
+        title += f": {int(attrs['n_kept']):,} of {int(attrs['n_labelled']):,} labelled lines kept"
     if "share_std_before" in attrs and "share_std_after" in attrs:
-        title += (f": std of combination shares {float(attrs['share_std_before']):.4f}"
+        title += (f"\nstd of combination shares {float(attrs['share_std_before']):.4f}"
                   f" \u2192 {float(attrs['share_std_after']):.4f}")
     ax.set_title(title, fontsize=10)
 
@@ -348,7 +425,7 @@ SIZES = {"balance": (10, 5), "labels": (11, 6), "pairs": (10, 5), "selection": (
          "shards": (11, 6)}
 
 
-def main(argv=None):
+def arguments(argv=None):
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("hdf5", help="a tdcone result (score, sweep or select output)")
     parser.add_argument("png", nargs="?", help=argparse.SUPPRESS)  # the old positional form
@@ -360,11 +437,20 @@ def main(argv=None):
     parser.add_argument("--linear-x", dest="log_x", action="store_false", help="selection: linear n axis")
     parser.add_argument("--bins", type=int, default=60, help="pairs: histogram bins (default 60)")
     args = parser.parse_args(argv)
-    output = args.output or args.png
-    if not output:
-        parser.error("--output FILE.png is required")
     if args.output and args.png:
         parser.error("give the picture once: --output FILE.png")
+    args.output = args.output or args.png
+    if not args.output:
+        parser.error("--output FILE.png is required")
+    folder = os.path.dirname(args.output)
+    if folder and not os.path.isdir(folder):
+        parser.error(f"--output {args.output}: no directory {folder} (create it first)")
+    return args
+
+
+def figure(args):
+    """The picture `args` (from arguments()) asks for, not saved: (figure, its kind, the other kinds in the file).
+    Tests inspect its texts (plots_legible.sh)."""
     try:
         f = h5py.File(args.hdf5, "r")
     except OSError as error:
@@ -384,9 +470,17 @@ def main(argv=None):
         fig.suptitle(f"tdcone {command}: {os.path.basename(args.hdf5)}"
                      + (f", {int(lines):,} input lines" if lines is not None else ""), fontsize=11)
         fig.tight_layout()
-        fig.savefig(output, dpi=110)
-    others = [k for k in found if k != kind]
-    print(f"plot: wrote {output} ({kind})" + (f"; also in the file: {', '.join(others)} (--kind)" if others else ""))
+    return fig, kind, [k for k in found if k != kind]
+
+
+def main(argv=None):
+    args = arguments(argv)
+    fig, kind, others = figure(args)
+    try:
+        fig.savefig(args.output, dpi=110)
+    except OSError as error:
+        sys.exit(f"plot: cannot write {args.output}: {error.strerror or error}")
+    print(f"plot: wrote {args.output} ({kind})" + (f"; also in the file: {', '.join(others)} (--kind)" if others else ""))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,4 @@
-#!/usr/bin/python3
+#!/usr/bin/env python3
 """tdcone results as pandas DataFrames, in one line.
 
     import sys; sys.path.insert(0, "scripts")   # or PYTHONPATH=scripts
@@ -23,7 +23,9 @@ moved or changed input is refused). The tdcone binary is $TDCONE, else
 
 As a command: tdcone_frame.py RESULT.h5 [--group G] [--text] [--head N]
 [--csv FILE] prints the frame's shape, attributes and first rows (or writes
-it as CSV). Uses Debian's python3-h5py, python3-numpy and python3-pandas.
+it as CSV). Uses Debian's python3-h5py, python3-numpy and python3-pandas
+(scripts/install-deps.sh); run as a program by a python3 without them, it
+starts again under /usr/bin/python3 (scripts/_tdcone_py.py).
 """
 import argparse
 import json
@@ -32,10 +34,10 @@ import shutil
 import subprocess
 import sys
 
+import _tdcone_py
+
+_tdcone_py.setup("tdcone_frame", ("h5py", "numpy", "pandas"), program=__name__ == "__main__")
 _HERE = os.path.dirname(os.path.abspath(__file__))
-# Files written with --compression zstd need the project's HDF5 filter plugin.
-if "HDF5_PLUGIN_PATH" not in os.environ and os.path.isdir(os.path.join(_HERE, "..", "build", "plugins")):
-    os.environ["HDF5_PLUGIN_PATH"] = os.path.normpath(os.path.join(_HERE, "..", "build", "plugins"))
 
 import h5py  # noqa: E402
 import numpy as np  # noqa: E402

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# scripts/plot.py's pictures say what they show and stay legible with many
+# rows: 16 shards by file are named by their files (else 'shard i'); label
+# combinations (18 joint, 11 marginal, with TD-CONE_REL) and a balance name
+# their labels, a single label is titled by its name; a selection with --stop
+# says how many lines it kept. In every picture no two texts overlap and none
+# is cut off. The figures are built by plot.figure() and inspected unsaved.
+source "$(dirname "$0")/lib.sh"
+"$PY" -c "import matplotlib" 2>/dev/null || { echo "skipped: needs python3-matplotlib"; exit 77; }
+cd "$WORK"
+"$TDCONE" synth --pairs 3000 --labels --output corpus.tsv >/dev/null 2>&1
+"$TDCONE" synth --pairs 200 --seed 3 --first-pair 900000 --junk-fraction 0 --output repr.tsv >/dev/null 2>&1
+head -300 corpus.tsv | cut -f2 >in-domain.txt
+labels=(--label-cols 5,6 --label-names formality,arousal --label-buckets formality=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8)
+"$TDCONE" score --input corpus.tsv --score-col 3 --shards 16 --reference repr.tsv --output shards.h5 >/dev/null 2>&1 \
+  || fail "score --shards 16"
+"$TDCONE" score --input corpus.tsv --reference repr.tsv "${labels[@]}" --by-label --output labels.h5 >/dev/null 2>&1 \
+  || fail "score --by-label"
+"$TDCONE" score --input corpus.tsv --label-cols 6 --label-names arousal --by-label --output one-label.h5 >/dev/null 2>&1 \
+  || fail "score --by-label, one label"
+"$TDCONE" balance --input corpus.tsv "${labels[@]}" --output balance.h5 >/dev/null 2>&1 || fail "balance"
+"$TDCONE" select --representative in-domain.txt --available corpus.tsv --side tgt --stop --output select.h5 \
+  >/dev/null 2>&1 || fail "select --stop"
+
+"$PY" - "$HERE/../../scripts" <<'PY' || fail "the pictures"
+import itertools, shutil, sys
+sys.path.insert(0, sys.argv[1])
+import h5py, numpy as np
+import plot
+
+# --shard-by file's column `file` (the input's path as given), in a copy of a 16-shard result.
+files = [f"/data/corpora/europarl-v7.{lang}-en.tsv" for lang in "bg cs da de el es et fi fr hu it lt lv nl pl".split()]
+files.append("../news-commentary-v16.de-en.tokenized.de")  # long: shortened in the middle
+shutil.copy("shards.h5", "shards-by-file.h5")
+with h5py.File("shards-by-file.h5", "a") as f:
+    f["shards"]["file"] = np.array(files, dtype=h5py.string_dtype("utf-8", 64))
+
+
+def figure(path):
+    fig, kind, _ = plot.figure(plot.arguments([path, "--output", "unused.png"]))
+    fig.canvas.draw()
+    return fig, kind
+
+
+def texts(fig):
+    """Every text drawn: titles, axis labels, notes, legends, and the tick labels inside the view."""
+    items = list(fig.texts)
+    for ax in fig.axes:
+        items += [ax.title, ax.xaxis.label, ax.yaxis.label] + list(ax.texts)
+        if ax.get_legend():
+            items += ax.get_legend().get_texts()
+        for axis in (ax.xaxis, ax.yaxis):
+            lo, hi = sorted(axis.get_view_interval())
+            items += [label for loc, label in zip(axis.get_majorticklocs(), axis.get_majorticklabels())
+                      if lo - 1e-9 <= loc <= hi + 1e-9]
+    return [t for t in items if t.get_visible() and t.get_text().strip()]
+
+
+def legible(name, fig):
+    renderer = fig.canvas.get_renderer()
+    page = fig.bbox
+    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts(fig)]
+    for text, box in boxes:
+        assert box.x0 >= page.x0 - 1 and box.x1 <= page.x1 + 1 and box.y0 >= page.y0 - 1 and box.y1 <= page.y1 + 1, \
+            f"{name}: {text!r} cut off at the edge"
+    for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
+        width = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
+        height = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
+        assert width <= 1 or height <= 1, f"{name}: {a!r} and {b!r} overlap"
+    return " / ".join(text for text, _ in boxes)
+
+
+def titles(fig):
+    return [ax.get_title() for ax in fig.axes]
+
+
+fig, kind = figure("shards-by-file.h5")
+assert kind == "shards"
+legible("shards by file", fig)
+names = [label.get_text() for label in fig.axes[0].get_yticklabels()]
+n_pairs = h5py.File("shards.h5")["shards/n_pairs"][()]
+expected = [f.rsplit("/", 1)[1] for f in files[:-1]] + ["news-commentar\u2026en.tokenized.de"]
+assert names == [f"{e}  ({n:,} pairs)" for e, n in zip(expected, n_pairs)], names
+assert "16 shards by input file" in titles(fig)[0], titles(fig)
+
+fig, _ = figure("shards.h5")
+legible("shards", fig)
+names = [label.get_text() for label in fig.axes[0].get_yticklabels()]
+assert names[3].startswith("shard 3  (") and len(names) == 16, names
+
+fig, kind = figure("labels.h5")
+assert kind == "labels" and len(fig.axes) == 4  # joint and marginal rows, TD-CONE and TD-CONE_REL
+everything = legible("labels", fig)
+assert len(fig.axes[0].get_yticklabels()) == 18, "not 18 joint combinations"
+assert titles(fig)[0].startswith("TD-CONE by formality|arousal"), titles(fig)
+assert "joint combinations" not in everything
+
+fig, _ = figure("one-label.h5")
+everything = legible("one label", fig)
+assert titles(fig) == ["TD-CONE by arousal (dashed: corpus %.4f)" % h5py.File("one-label.h5")["corpus"].attrs["tdcone"]], \
+    titles(fig)
+assert "joint combinations" not in everything
+
+fig, kind = figure("balance.h5")
+assert kind == "balance"
+legible("balance", fig)
+with h5py.File("balance.h5") as f:
+    kept, labelled = int(f["balance"].attrs["n_kept"]), int(f["balance"].attrs["n_labelled"])
+assert titles(fig)[0].startswith(f"Balance of formality|arousal (joint): {kept:,} of {labelled:,} labelled lines kept"), \
+    titles(fig)
+
+fig, _ = figure("select.h5")
+everything = legible("selection", fig)
+stop = int(h5py.File("select.h5")["selection"].attrs["stop_rank"])
+assert 1 < stop < 3000, stop
+assert f"the first {stop:,} kept (--stop)" in titles(fig)[0], titles(fig)
+assert f"--stop: the first {stop:,} lines kept" in everything, everything
+print("ok: shards named by file (else 'shard i'), labels and balance name their labels, --stop's kept lines; "
+      "no text overlaps or is cut off")
+PY
