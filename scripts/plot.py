@@ -102,10 +102,6 @@ def kinds_in(f):
     return found
 
 
-def fmt(value):
-    return f"{value:.4g}" if abs(value) < 1000 else f"{value:,.0f}"
-
-
 def legend_outside(ax, **kw):
     """The legend right of the axes, where it hides no point, line or label."""
     ax.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1.0), borderaxespad=0, **kw)
