@@ -39,11 +39,12 @@ void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
   o.add("format", format, "Corpus format", one_of({"tsv", "jsonl"}));
   o.add("src-col", src_col, "TSV: 1-based column of the input side", column_number(false));
   o.add("tgt-col", tgt_col, "TSV: 1-based column of the output side", column_number(false));
-  if (pairs) o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none)", column_number(true));
+  if (pairs) o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none); a judgement '(n,m)' "
+                    "(0 <= n <= m, as the Twitter URL corpus's '(4,6)') reads as n/m", column_number(true));
   if (pairs) o.add("id-col", id_col, "TSV: 1-based column of a pair id kept in the output (0 = none)", column_number(true));
   o.add("src-field", src_field, "JSONL: field of the input side");
   o.add("tgt-field", tgt_field, "JSONL: field of the output side");
-  if (pairs) o.add("score-field", score_field, "JSONL: field of a numeric score (empty = none)");
+  if (pairs) o.add("score-field", score_field, "JSONL: field of a numeric score (empty = none); a string '(n,m)' reads as n/m");
   if (pairs) o.add("id-field", id_field, "JSONL: field of a pair id (empty = none)");
   o.add("tokenizer", tokenizer, "whitespace: split on Unicode white space; punct: also split off every punctuation character",
         one_of({"whitespace", "punct"}));
