@@ -2,6 +2,7 @@
 
 #include <boost/mpi/collectives.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -123,6 +124,11 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
   file.set_attribute("/", "n_lines", counts.lines);
   file.set_attribute("/", "n_scored", counts.scored);
   file.set_attribute("/", "n_flagged", counts.flagged);
+}
+
+void check_tdcone_result(const h5::Reader& reader, const std::string& path) {
+  if (std::ranges::count(reader.attributes("/"), std::string("tdcone_version")) == 0)
+    throw IoError(cat(path, " is an HDF5 file but not a tdcone result (no tdcone_version attribute on /)"));
 }
 
 void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,

@@ -46,6 +46,10 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
                           const text::TokenizedShare& share, const LineCounts& counts);
 
+/// Throws IoError unless `reader` (the file `path`) is a tdcone result: one
+/// whose root has the tdcone_version that write_run_attributes puts there.
+void check_tdcone_result(const h5::Reader& reader, const std::string& path);
+
 /// The `/pairs` table (one row per input line of this rank's share), with a
 /// progress line per column written on rank 0. Collective.
 void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,
