@@ -160,7 +160,8 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
   score.reference.add_to(o);
   o.add("shards", score.shards, "Also score K shards of the corpus (/shards; 0 = none; at most one a usable line)",
         whole_number(0, kAnyCount));
-  o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K; block: contiguous blocks of lines",
+  o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K (/shards then has a column file: the "
+        "shard's files, the src files of --src-file/--tgt-file); block: contiguous blocks of lines",
         one_of({"hash", "file", "block"}));
   o.add("seed", score.seed, "Seed of --shard-by hash", whole_number(0, kAnyCount));
   score.labels.add_to(o);

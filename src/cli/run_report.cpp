@@ -94,6 +94,12 @@ std::string utc_now() {
 }
 }  // namespace
 
+std::string recorded_path(const io::InputFile& file) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(file.path, ec);
+  return ec ? file.path : absolute.lexically_normal().string();
+}
+
 void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
                           const text::TokenizedShare& share, const LineCounts& counts) {
@@ -105,9 +111,7 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
   std::string input_list;
   std::vector<std::uint64_t> sizes;
   for (const auto& f : inputs) {
-    std::error_code ec;
-    const auto absolute = std::filesystem::absolute(f.path, ec);
-    input_list += (input_list.empty() ? "" : "\n") + (ec ? f.path : absolute.lexically_normal().string());
+    input_list += (input_list.empty() ? "" : "\n") + recorded_path(f);
     sizes.push_back(f.size);
   }
   file.set_attribute("/", "tdcone_version", std::string(TDCONE_VERSION));

@@ -39,6 +39,9 @@ void list_lines(const std::vector<text::BadLine>& lines);
 LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                          const std::vector<io::InputFile>& files, const BadLinePolicy& policy, const std::string& what);
 
+/// The path of `file` as a run records it (attribute `inputs`): absolute, normalized.
+std::string recorded_path(const io::InputFile& file);
+
 /// Root attributes of SPEC §8: `inputs` (absolute paths, one a line) with
 /// `input_sizes` (bytes), `input_lines` and `input_fingerprints`
 /// (io::LineFingerprint) per file, from `share` (the share read from `inputs`). Collective.
