@@ -92,6 +92,15 @@ void CorpusOptions::check_sources() const {
   if (!id_field.empty()) refuse("--id-field");
 }
 
+void ReferenceOptions::check_sources() const {
+  if (!parallel()) return;
+  if (!reference.empty())
+    throw UsageError("--reference and --reference-src-file/--reference-tgt-file both name a reference: give one or the other");
+  if (src_files.empty() || tgt_files.empty())
+    throw UsageError(src_files.empty() ? "--reference-tgt-file needs --reference-src-file (the input side of its lines)"
+                                       : "--reference-src-file needs --reference-tgt-file (the output side of its lines)");
+}
+
 text::ReadOptions CorpusOptions::read_options() const {
   text::ReadOptions r;
   r.fields.format = format == "jsonl" ? io::Format::jsonl : io::Format::tsv;
@@ -151,6 +160,12 @@ void EngineOptions::add_to(OptionSet& o) {
 
 void ReferenceOptions::add_to(OptionSet& o) {
   o.add("reference", reference, "Reference (validation) pairs, same format as the corpus: adds KL_pq, KL_pu, TD-CONE_REL");
+  o.add("reference-src-file", src_files,
+        "Instead of --reference, reference pairs in two sets of files, as --src-file: the input side, a whole line "
+        "a pair (files or globs, in order; any compression)");
+  o.add("reference-tgt-file", tgt_files,
+        "With --reference-src-file: the output side; line k of its i-th file pairs with line k of the i-th "
+        "--reference-src-file");
   o.add("rel-lambda", rel_lambda, "Smoothing λ of Q in TD-CONE_REL", real_number(0, 1));
 }
 

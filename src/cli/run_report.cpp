@@ -26,6 +26,15 @@ std::string file_names(const std::vector<io::InputFile>& files) {
   return names;
 }
 
+// "; is a.txt a one-sided file? ...": when at least 9 in 10 of the first bad lines have a single column.
+std::string one_sided_hint(const std::vector<text::BadLine>& first, const BadLinePolicy& policy) {
+  if (policy.two_file_options.empty() || first.empty()) return {};
+  const auto one_column = std::ranges::count_if(first, [](const text::BadLine& b) { return b.reason == "missing column 2"; });
+  if (10 * static_cast<std::size_t>(one_column) < 9 * first.size()) return {};
+  return cat("; is ", first[0].file, " a one-sided file (one sentence a line)? for parallel files use ",
+             policy.two_file_options);
+}
+
 }  // namespace
 
 std::string describe_input(const std::vector<io::InputFile>& files, const std::string& what) {
@@ -62,14 +71,14 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
                              " (--on-bad-line fail; use --on-bad-line skip to flag such lines and go on)"), 1);
   if (counts.scored == 0)
     mpi::fail_everywhere(cat(input, ": no usable line: ", counts.lines == 1 ? "its only line is" : cat("all ", counts.lines, " lines are"),
-                             " bad", first_reasons(first), "; check ", policy.hint),
+                             " bad", first_reasons(first), "; check ", policy.hint, one_sided_hint(first, policy)),
                          1);
   if (static_cast<double>(counts.flagged) > policy.max_bad_fraction * static_cast<double>(counts.lines)) {
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * static_cast<double>(counts.flagged) / static_cast<double>(counts.lines));
     mpi::fail_everywhere(cat(input, ": ", counts.flagged, " of ", counts.lines, " lines are bad (", percent,
                              "), more than --max-bad-fraction ", policy.max_bad_fraction, first_reasons(first),
-                             "; check ", policy.hint, ", or raise --max-bad-fraction"),
+                             "; check ", policy.hint, ", or raise --max-bad-fraction", one_sided_hint(first, policy)),
                          1);
   }
   if (comm.rank() == 0) {

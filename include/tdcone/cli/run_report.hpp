@@ -20,6 +20,9 @@ struct BadLinePolicy {
   std::string on_bad_line = "skip";  // --on-bad-line: skip (flag and go on) or fail (stop at the first)
   double max_bad_fraction = 0.5;     // --max-bad-fraction: more bad lines than this fraction of the lines is an error
   std::string hint;                  // the options that say how a line is read, for the error messages
+  // The options of the same input as two one-sided sets of files ("--src-file/--tgt-file"), suggested
+  // when (nearly) every line is bad for want of a second column; empty: none.
+  std::string two_file_options;
 };
 
 /// "a.tsv, b.tsv (the corpus, --input)": an input named in messages.
