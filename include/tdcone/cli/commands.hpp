@@ -92,7 +92,6 @@ struct ReferenceOptions {
   double rel_lambda = 0.1;
 
   void add_to(OptionSet& options);
-  bool given() const { return !reference.empty() || parallel(); }
   bool parallel() const { return !src_files.empty() || !tgt_files.empty(); }
   /// Throws UsageError when --reference and the two-file form are both
   /// given, or one of --reference-src-file and --reference-tgt-file alone.
