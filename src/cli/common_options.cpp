@@ -39,11 +39,12 @@ void CorpusOptions::add_to(OptionSet& o, const std::string& input) {
   o.add("format", format, "Corpus format", one_of({"tsv", "jsonl"}));
   o.add("src-col", src_col, "TSV: 1-based column of the input side", column_number(false));
   o.add("tgt-col", tgt_col, "TSV: 1-based column of the output side", column_number(false));
-  if (pairs) o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none)", column_number(true));
+  if (pairs) o.add("score-col", score_col, "TSV: 1-based column of a numeric score (0 = none); a judgement '(n,m)' "
+                    "(0 <= n <= m, as the Twitter URL corpus's '(4,6)') reads as n/m", column_number(true));
   if (pairs) o.add("id-col", id_col, "TSV: 1-based column of a pair id kept in the output (0 = none)", column_number(true));
   o.add("src-field", src_field, "JSONL: field of the input side");
   o.add("tgt-field", tgt_field, "JSONL: field of the output side");
-  if (pairs) o.add("score-field", score_field, "JSONL: field of a numeric score (empty = none)");
+  if (pairs) o.add("score-field", score_field, "JSONL: field of a numeric score (empty = none); a string '(n,m)' reads as n/m");
   if (pairs) o.add("id-field", id_field, "JSONL: field of a pair id (empty = none)");
   o.add("tokenizer", tokenizer, "whitespace: split on Unicode white space; punct: also split off every punctuation character",
         one_of({"whitespace", "punct"}));
@@ -89,6 +90,15 @@ void CorpusOptions::check_sources() const {
   if (id_col != 0) refuse("--id-col");
   if (!score_field.empty()) refuse("--score-field");
   if (!id_field.empty()) refuse("--id-field");
+}
+
+void ReferenceOptions::check_sources() const {
+  if (!parallel()) return;
+  if (!reference.empty())
+    throw UsageError("--reference and --reference-src-file/--reference-tgt-file both name a reference: give one or the other");
+  if (src_files.empty() || tgt_files.empty())
+    throw UsageError(src_files.empty() ? "--reference-tgt-file needs --reference-src-file (the input side of its lines)"
+                                       : "--reference-src-file needs --reference-tgt-file (the output side of its lines)");
 }
 
 text::ReadOptions CorpusOptions::read_options() const {
@@ -150,6 +160,12 @@ void EngineOptions::add_to(OptionSet& o) {
 
 void ReferenceOptions::add_to(OptionSet& o) {
   o.add("reference", reference, "Reference (validation) pairs, same format as the corpus: adds KL_pq, KL_pu, TD-CONE_REL");
+  o.add("reference-src-file", src_files,
+        "Instead of --reference, reference pairs in two sets of files, as --src-file: the input side, a whole line "
+        "a pair (files or globs, in order; any compression)");
+  o.add("reference-tgt-file", tgt_files,
+        "With --reference-src-file: the output side; line k of its i-th file pairs with line k of the i-th "
+        "--reference-src-file");
   o.add("rel-lambda", rel_lambda, "Smoothing λ of Q in TD-CONE_REL", real_number(0, 1));
 }
 
@@ -159,7 +175,8 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
   score.reference.add_to(o);
   o.add("shards", score.shards, "Also score K shards of the corpus (/shards; 0 = none; at most one a usable line)",
         whole_number(0, kAnyCount));
-  o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K; block: contiguous blocks of lines",
+  o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K (/shards then has a column file: the "
+        "shard's files, the src files of --src-file/--tgt-file); block: contiguous blocks of lines",
         one_of({"hash", "file", "block"}));
   o.add("seed", score.seed, "Seed of --shard-by hash", whole_number(0, kAnyCount));
   score.labels.add_to(o);
@@ -231,7 +248,8 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
   o.add("top", e.top, "Only the first N rows, after --where, --selected and --sort-by (0 = all)",
         whole_number(0, std::numeric_limits<std::uint64_t>::max()));
   o.add("where", e.where, "Keep the rows where COLUMN OP NUMBER holds, e.g. 'tdcone<0.5', 'flags==0' (OP: < <= > >= "
-        "== !=; numeric columns; NaN never passes); repeat for several conditions, all of which must hold")
+        "== !=; NaN never passes), or, on a text column, COLUMN==TEXT or COLUMN!=TEXT with the text in single or "
+        "double quotes, e.g. \"combination=='(6,6)'\"; repeat for several conditions, all of which must hold")
       ->allow_extra_args(false);  // one condition an occurrence: `--where X RESULT.h5` keeps the file
   o.add_action_flag("selected", e.selected,
                     "With --group selection: only the selected lines, those ranked up to stop_rank (not junk, not "

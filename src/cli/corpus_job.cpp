@@ -18,7 +18,7 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
                           const ReferenceOptions& reference, const OutputOptions& output, const LabelOptions* labels) {
   const Stopwatch clock;
   CorpusJob job;
-  std::vector<io::InputFile> reference_files;
+  std::vector<io::InputFile> reference_files, reference_tgt_files;
   text::ReadOptions read = corpus.read_options();
   mpi::collective_step(comm, [&] {
     h5::check_output_target(output.output, output.force);
@@ -32,18 +32,33 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
       job.tgt_files = io::resolve_inputs(corpus.tgt_files);
       io::check_parallel_files(job.files, job.tgt_files);
     }
-    if (!reference.reference.empty()) reference_files = io::resolve_inputs({reference.reference});
+    reference.check_sources();
+    if (reference.parallel()) {
+      reference_files = io::resolve_inputs(reference.src_files);
+      reference_tgt_files = io::resolve_inputs(reference.tgt_files);
+      io::check_parallel_files(reference_files, reference_tgt_files);
+    } else if (!reference.reference.empty()) {
+      reference_files = io::resolve_inputs({reference.reference});
+    }
   });
   job.share = corpus.parallel()
                   ? pipeline::read_parallel_files(comm, job.files, job.tgt_files, read, job.vocabulary, "corpus")
                   : pipeline::read_files(comm, job.files, read, job.vocabulary, "corpus");
   const std::string what = corpus.parallel() ? "the corpus, --src-file/--tgt-file" : "the corpus, --input";
-  job.counts = account_lines(comm, job.share, job.files, corpus.bad_line_policy(), what);
+  BadLinePolicy policy = corpus.bad_line_policy();
+  if (!corpus.parallel()) policy.two_file_options = "--src-file/--tgt-file";
+  job.counts = account_lines(comm, job.share, job.files, policy, what);
   if (labels && labels->given())
     job.labels = account_labels(comm, job.share, read, job.counts, corpus.max_bad_fraction, describe_input(job.files, what));
-  if (!reference_files.empty()) {
+  if (reference.parallel()) {
+    job.reference = pipeline::read_parallel_files(comm, reference_files, reference_tgt_files, corpus.read_options(),
+                                                  job.vocabulary, "reference");
+    account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(),
+                  "the reference, --reference-src-file/--reference-tgt-file");
+  } else if (!reference_files.empty()) {
     job.reference = pipeline::read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
-    account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(), "the reference, --reference");
+    policy.two_file_options = "--reference-src-file/--reference-tgt-file";
+    account_lines(comm, *job.reference, reference_files, policy, "the reference, --reference");
   }
   job.read_seconds = clock.seconds();
   return job;

@@ -11,11 +11,11 @@
 #include <limits>
 #include <numeric>
 #include <optional>
-#include <regex>
 
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/cli/export_format.hpp"
 #include "tdcone/cli/export_text.hpp"
+#include "tdcone/cli/export_where.hpp"
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
@@ -71,37 +71,6 @@ Table read_table(const h5::Reader& reader, const std::string& file, const std::s
 
 // ------------------------------------------------------- choosing the rows
 
-struct Condition {
-  std::size_t column;
-  std::string op;
-  long double value;
-  bool holds(long double x) const {
-    if (std::isnan(x)) return false;  // a NaN never passes
-    if (op == "<") return x < value;
-    if (op == "<=") return x <= value;
-    if (op == ">") return x > value;
-    if (op == ">=") return x >= value;
-    if (op == "==") return x == value;
-    return x != value;
-  }
-};
-
-Condition parse_condition(const Table& table, const std::string& text) {
-  static const std::regex pattern(R"(^\s*([A-Za-z_][A-Za-z0-9_]*)\s*(<=|>=|==|!=|<|>)\s*(\S+)\s*$)");
-  std::smatch match;
-  if (!std::regex_match(text, match, pattern))
-    throw UsageError(cat("--where: '", text, "' is not COLUMN OP NUMBER (OP: < <= > >= == !=), e.g. 'tdcone<0.5'"));
-  Condition condition{table.column(match[1], "--where"), match[2], 0};
-  if (!table.columns[condition.column].numeric())
-    throw UsageError(cat("--where: column '", match[1].str(), "' of ", table.group, " holds text; --where compares numbers"));
-  const std::string number = match[3];
-  char* end = nullptr;
-  condition.value = std::strtold(number.c_str(), &end);
-  if (number.empty() || end != number.c_str() + number.size() || std::isnan(condition.value))
-    throw UsageError(cat("--where: '", number, "' in '", text, "' is not a number"));
-  return condition;
-}
-
 // The rows to write, in order: --selected, --where, --sort-by, --top.
 std::vector<std::size_t> choose_rows(const ExportOptions& options, const h5::Reader& reader, const Table& table) {
   std::vector<std::size_t> rows(table.rows());
@@ -112,10 +81,12 @@ std::vector<std::size_t> choose_rows(const ExportOptions& options, const h5::Rea
     const auto& flags = table.columns[table.column("flags", "--selected")];
     std::erase_if(rows, [&](std::size_t r) { return !(rank.number(r) <= stop && flags.number(r) == 0); });
   }
+  const auto column_named = [&](const std::string& name) -> const h5::Column& {
+    return table.columns[table.column(name, "--where")];
+  };
   for (const std::string& text : options.where) {
-    const Condition condition = parse_condition(table, text);
-    const h5::Column& column = table.columns[condition.column];
-    std::erase_if(rows, [&](std::size_t r) { return !condition.holds(column.number(r)); });
+    const RowCondition condition = parse_where(text, column_named, table.group);
+    std::erase_if(rows, [&](std::size_t r) { return !condition.holds(r); });
   }
   if (!options.sort_by.empty()) {
     const h5::Column& column = table.columns[table.column(options.sort_by, "--sort-by")];
@@ -359,6 +330,7 @@ void write_export(const ExportOptions& options, std::ostream& out, const std::st
                   bool discarded_on_error) {
   check_combination(options);
   const h5::Reader reader(options.hdf5);
+  check_tdcone_result(reader, options.hdf5);
   const std::string group = "/" + options.group;
   if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
   const Table table = read_table(reader, options.hdf5, group);

@@ -104,9 +104,8 @@ void print_group(std::ostream& out, const h5::Reader& reader, const std::string&
 
 void print_info(std::ostream& out, const std::string& path) {
   const h5::Reader reader(path);
+  check_tdcone_result(reader, path);
   const auto attributes = reader.attributes("/");
-  if (!contains(attributes, "tdcone_version"))
-    throw IoError(cat(path, " is an HDF5 file but not a tdcone result (no tdcone_version attribute on /)"));
   out << path << ": tdcone result";
   if (contains(attributes, "command")) out << " of `tdcone " << reader.attribute_text("/", "command") << "`";
   out << "\n";

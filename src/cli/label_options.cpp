@@ -37,7 +37,8 @@ void LabelOptions::add_to(OptionSet& o) {
   o.add("label-buckets", buckets,
         "NAME=CUT,CUT,...: cut a numeric label into buckets (value < first cut: the first bucket; [cut, next cut) the "
         "next). 1-4 cuts name them low/high, low/mid/high, very low/low/high/very high, very low/low/mid/high/very "
-        "high; more cuts name them by interval. Repeat for several labels; NAME may be a TSV column number");
+        "high; more cuts name them by interval. Repeat for several labels; NAME may be a TSV column number. A value '(n,m)' "
+        "reads as n/m: judgement=0.5,0.6 cuts the Twitter URL '(n,6)' into low (n <= 2), mid (n = 3), high (n >= 4)");
 }
 
 void LabelOptions::apply(text::ReadOptions& read) const {

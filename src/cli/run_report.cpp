@@ -2,6 +2,7 @@
 
 #include <boost/mpi/collectives.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -23,6 +24,15 @@ std::string file_names(const std::vector<io::InputFile>& files) {
   for (std::size_t i = 0; i < files.size() && i < kNamed; ++i) names += (i ? ", " : "") + files[i].path;
   if (files.size() > kNamed) names += cat(" and ", files.size() - kNamed, " more files");
   return names;
+}
+
+// "; is a.txt a one-sided file? ...": when at least 9 in 10 of the first bad lines have a single column.
+std::string one_sided_hint(const std::vector<text::BadLine>& first, const BadLinePolicy& policy) {
+  if (policy.two_file_options.empty() || first.empty()) return {};
+  const auto one_column = std::ranges::count_if(first, [](const text::BadLine& b) { return b.reason == "missing column 2"; });
+  if (10 * static_cast<std::size_t>(one_column) < 9 * first.size()) return {};
+  return cat("; is ", first[0].file, " a one-sided file (one sentence a line)? for parallel files use ",
+             policy.two_file_options);
 }
 
 }  // namespace
@@ -61,14 +71,14 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
                              " (--on-bad-line fail; use --on-bad-line skip to flag such lines and go on)"), 1);
   if (counts.scored == 0)
     mpi::fail_everywhere(cat(input, ": no usable line: ", counts.lines == 1 ? "its only line is" : cat("all ", counts.lines, " lines are"),
-                             " bad", first_reasons(first), "; check ", policy.hint),
+                             " bad", first_reasons(first), "; check ", policy.hint, one_sided_hint(first, policy)),
                          1);
   if (static_cast<double>(counts.flagged) > policy.max_bad_fraction * static_cast<double>(counts.lines)) {
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * static_cast<double>(counts.flagged) / static_cast<double>(counts.lines));
     mpi::fail_everywhere(cat(input, ": ", counts.flagged, " of ", counts.lines, " lines are bad (", percent,
                              "), more than --max-bad-fraction ", policy.max_bad_fraction, first_reasons(first),
-                             "; check ", policy.hint, ", or raise --max-bad-fraction"),
+                             "; check ", policy.hint, ", or raise --max-bad-fraction", one_sided_hint(first, policy)),
                          1);
   }
   if (comm.rank() == 0) {
@@ -93,6 +103,12 @@ std::string utc_now() {
 }
 }  // namespace
 
+std::string recorded_path(const io::InputFile& file) {
+  std::error_code ec;
+  const auto absolute = std::filesystem::absolute(file.path, ec);
+  return ec ? file.path : absolute.lexically_normal().string();
+}
+
 void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
                           const text::TokenizedShare& share, const LineCounts& counts) {
@@ -104,9 +120,7 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
   std::string input_list;
   std::vector<std::uint64_t> sizes;
   for (const auto& f : inputs) {
-    std::error_code ec;
-    const auto absolute = std::filesystem::absolute(f.path, ec);
-    input_list += (input_list.empty() ? "" : "\n") + (ec ? f.path : absolute.lexically_normal().string());
+    input_list += (input_list.empty() ? "" : "\n") + recorded_path(f);
     sizes.push_back(f.size);
   }
   file.set_attribute("/", "tdcone_version", std::string(TDCONE_VERSION));
@@ -123,6 +137,11 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
   file.set_attribute("/", "n_lines", counts.lines);
   file.set_attribute("/", "n_scored", counts.scored);
   file.set_attribute("/", "n_flagged", counts.flagged);
+}
+
+void check_tdcone_result(const h5::Reader& reader, const std::string& path) {
+  if (std::ranges::count(reader.attributes("/"), std::string("tdcone_version")) == 0)
+    throw IoError(cat(path, " is an HDF5 file but not a tdcone result (no tdcone_version attribute on /)"));
 }
 
 void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,

@@ -21,9 +21,22 @@ entropy::ShardBy shard_by(const std::string& name) {
   return entropy::ShardBy::hash;
 }
 
+// --shard-by file: the files of each shard (file i is in shard i mod K; for
+// --src-file/--tgt-file the src files), named by `name`, ", " between them.
+std::vector<std::string> shard_files(const std::vector<io::InputFile>& files, std::size_t shards,
+                                     std::string (*name)(const io::InputFile&)) {
+  std::vector<std::string> names(shards);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::string& shard = names[i % shards];
+    shard += (shard.empty() ? "" : ", ") + name(files[i]);
+  }
+  return names;
+}
+
 // The shard table, the lowest TD-CONE_REL marked: the shard that best covers the reference.
-// An empty shard has no scores: NaN, printed "nan", never marked best.
-void print_shards(const JobScores& scores, std::size_t shards, bool with_reference) {
+// An empty shard has no scores: NaN, printed "nan", never marked best. `files`:
+// each shard's files (--shard-by file), else empty.
+void print_shards(const JobScores& scores, std::size_t shards, bool with_reference, const std::vector<std::string>& files) {
   std::size_t best = 0, empty = 0;
   for (std::size_t k = 1; k <= shards; ++k) {
     if (scores.subsets[k].n_pairs == 0) ++empty;
@@ -31,10 +44,15 @@ void print_shards(const JobScores& scores, std::size_t shards, bool with_referen
         (best == 0 || scores.subsets[k].tdcone_rel < scores.subsets[best].tdcone_rel))
       best = k;
   }
-  std::printf("  %-6s %10s %10s%s\n", "shard", "n_pairs", "tdcone", with_reference ? "  tdcone_rel" : "");
+  const int width = files.empty() ? -1 : name_width(files, "file");  // -1: no file column
+  std::printf("  %-6s ", "shard");
+  if (width >= 0) std::printf("%-*s ", width, "file");
+  std::printf("%10s %10s%s\n", "n_pairs", "tdcone", with_reference ? "  tdcone_rel" : "");
   for (std::size_t k = 1; k <= shards; ++k) {
     const auto& s = scores.subsets[k];
-    std::printf("  %-6zu %10llu %10.7f", k - 1, (unsigned long long)s.n_pairs, s.tdcone);
+    std::printf("  %-6zu ", k - 1);
+    if (width >= 0) std::printf("%-*s ", width, files[k - 1].c_str());
+    std::printf("%10llu %10.7f", (unsigned long long)s.n_pairs, s.tdcone);
     if (with_reference) std::printf("  %10.7f%s", s.tdcone_rel, k == best ? "  <- lowest TD-CONE_REL" : "");
     std::printf("\n");
   }
@@ -94,6 +112,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
       }
       SubsetTable table(comm, file, "/shards");
       table.column("shard", shard_ids);
+      if (options.shard_by == "file") table.column("file", shard_files(job.files, shards, recorded_path));
       table.column("n_pairs", pairs);
       table.scores(scores.subsets, 1, shards, with_reference);
     }
@@ -102,7 +121,11 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   });
   add_write_phase(scores, write_clock.seconds());
   print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.seconds());
-  if (comm.rank() == 0 && shards > 0) print_shards(scores, shards, with_reference);
+  if (comm.rank() == 0 && shards > 0)
+    print_shards(scores, shards, with_reference,
+                 options.shard_by == "file"
+                     ? shard_files(job.files, shards, [](const io::InputFile& f) { return f.path; })
+                     : std::vector<std::string>());
   if (comm.rank() == 0 && job.labels) print_label_table(labels.names, scores.subsets, first_label, with_reference);
   return finish_standard_output(comm);
 }

@@ -6,6 +6,7 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -33,16 +34,34 @@ std::string_view excerpt(std::string_view s) {
 
 std::string unparsable_score(std::string_view field) { return cat("unparsable score '", excerpt(field), "'"); }
 
-// The whole field must be one finite number (ASCII spaces around it are fine).
 std::string parse_score(std::string_view field, double& score) {
-  const std::string_view text = trim_spaces(field);
+  return parse_number(field, score) ? std::string() : unparsable_score(field);
+}
+
+// The whole of `text` is one value of type T.
+template <class T>
+bool parse_whole(std::string_view text, T& value) {
   const char* end = text.data() + text.size();
-  const auto [stop, ec] = std::from_chars(text.data(), end, score);
-  if (ec != std::errc() || stop != end || !std::isfinite(score)) return unparsable_score(field);
-  return {};
+  const auto [stop, ec] = std::from_chars(text.data(), end, value);
+  return ec == std::errc() && stop == end;
 }
 
 }  // namespace
+
+bool parse_number(std::string_view text, double& value) {
+  text = trim_spaces(text);
+  if (text.size() >= 2 && text.front() == '(' && text.back() == ')') {
+    const std::string_view inside = text.substr(1, text.size() - 2);
+    const std::size_t comma = inside.find(',');
+    std::uint64_t n = 0, m = 0;  // unsigned: from_chars takes no sign
+    if (comma == std::string_view::npos || !parse_whole(inside.substr(0, comma), n) ||
+        !parse_whole(inside.substr(comma + 1), m) || m == 0 || n > m)
+      return false;
+    value = static_cast<double>(n) / static_cast<double>(m);
+    return true;
+  }
+  return parse_whole(text, value) && std::isfinite(value);
+}
 
 struct RecordParser::Impl {
   std::vector<std::string_view> fields;  // TSV columns of the current line

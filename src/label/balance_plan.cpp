@@ -34,17 +34,19 @@ std::vector<T> sums_by_value(const LabelCounts& lc, std::size_t label, const std
   return sums;
 }
 
-// Population standard deviation of part[k] / total over the combinations present in `counts`.
-template <class T>
-double share_std(const std::vector<T>& part, double total, const Counts& counts) {
-  double sum = 0, squares = 0, present = 0;
+// Population standard deviation of the shares part[k] / Σ part over the n
+// combinations present in `counts` (part is 0 where counts is): sqrt(n·Σ part²
+// - (Σ part)²) / (n·Σ part). The sums are exact integers, so equal parts give
+// exactly 0 (a mean and mean of squares in doubles left ~1e-9 of rounding).
+double share_std(const Counts& part, const Counts& counts) {
+  unsigned __int128 n = 0, sum = 0, squares = 0;
   for (std::size_t k = 0; k < counts.size(); ++k) {
     if (counts[k] == 0) continue;
-    const double share = total > 0 ? static_cast<double>(part[k]) / total : 0;
-    sum += share, squares += share * share, present += 1;
+    ++n, sum += part[k], squares += static_cast<unsigned __int128>(part[k]) * part[k];
   }
-  const double mean = sum / present;
-  return std::sqrt(std::max(0.0, squares / present - mean * mean));
+  if (sum == 0) return 0;
+  const unsigned __int128 spread = n * squares - sum * sum;  // >= 0 (Cauchy-Schwarz)
+  return std::sqrt(static_cast<double>(spread)) / (static_cast<double>(n) * static_cast<double>(sum));
 }
 
 // One unit each to the largest remainders (ties: smaller index first), never past a count.
@@ -222,8 +224,8 @@ BalancePlan plan_balance(const LabelCounts& lc, const BalanceRequest& request) {
 
   plan.total_after = std::accumulate(plan.quota.begin(), plan.quota.end(), std::uint64_t{0});
   const auto after = static_cast<double>(plan.total_after);
-  plan.share_std_before = share_std(counts, static_cast<double>(total), counts);
-  plan.share_std_after = share_std(plan.quota, after, counts);
+  plan.share_std_before = share_std(counts, counts);
+  plan.share_std_after = share_std(plan.quota, counts);
   for (std::size_t label = 0; label < lc.values_per_label.size(); ++label) {
     const double uniform = 1.0 / static_cast<double>(lc.values_per_label[label]);
     double worst = 0;

@@ -5,25 +5,13 @@
 #include <boost/serialization/vector.hpp>
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 
 #include "tdcone/error.hpp"
+#include "tdcone/io/record.hpp"
 #include "tdcone/label/balance_plan.hpp"
 #include "tdcone/mpi/exchange.hpp"
 
 namespace tdcone::label {
-
-namespace {
-
-// The whole text must be one finite number.
-bool parse_number(std::string_view text, double& value) {
-  const char* end = text.data() + text.size();
-  const auto [stop, ec] = std::from_chars(text.data(), end, value);
-  return ec == std::errc() && stop == end && std::isfinite(value);
-}
-
-}  // namespace
 
 std::vector<std::string> bucket_names(const std::vector<double>& cuts) {
   switch (cuts.size()) {
@@ -62,7 +50,7 @@ void parse_buckets(const std::vector<std::string>& entries, const std::vector<in
     while (true) {
       const std::size_t comma = rest.find(',');
       double cut = 0;
-      if (!parse_number(rest.substr(0, comma), cut)) fail(cat("'", rest.substr(0, comma), "' is not a finite number"));
+      if (!io::parse_number(rest.substr(0, comma), cut)) fail(cat("'", rest.substr(0, comma), "' is not a finite number"));
       if (!cuts.empty() && cut <= cuts.back()) fail("the cuts must increase");
       cuts.push_back(cut);
       if (comma == std::string_view::npos) break;
@@ -82,7 +70,7 @@ std::string LocalLabels::add(std::span<const std::string_view> raw, std::vector<
     const std::vector<double>& cuts = spec_.cuts[l];
     if (!cuts.empty()) {
       double value = 0;
-      if (!parse_number(raw[l], value)) {
+      if (!io::parse_number(raw[l], value)) {
         add_none(ids);
         return cat("label ", spec_.names[l], ": '", raw[l].substr(0, 40), "' is not a number (--label-buckets)");
       }

@@ -99,6 +99,19 @@ TEST(BalancePlanTest, JointWithNoCombinationAtTheFloorKeepsEverything) {
   EXPECT_TRUE(plan({5, 5}, counts, BalanceMode::joint, 0, 0.03).warnings.empty());
 }
 
+TEST(BalancePlanTest, EqualQuotasHaveAShareStdOfExactlyZero) {
+  // The Twitter URL judgements (0,6)..(6,6): seven combinations cut to 583 each. Shares of 1/7 in
+  // doubles left 2.6e-9; from the integer counts the spread n·Σq² - (Σq)² = 7·7·583² - (7·583)² is 0.
+  const BalancePlan p = plan({7}, {4665, 1860, 988, 786, 583, 602, 636}, BalanceMode::joint);
+  EXPECT_EQ(p.quota, Quotas(7, 583));
+  EXPECT_EQ(p.share_std_after, 0.0);
+  // Before: sqrt(7·Σc² - (Σc)²) / (7·Σc), Σc = 10120, Σc² = 27922554: sqrt(93043478) / 70840.
+  EXPECT_NEAR(p.share_std_before, 0.13616466299940174, 1e-15);
+  EXPECT_EQ(plan({2, 2}, {5, 5, 0, 5}, BalanceMode::joint).share_std_after, 0.0);  // absent ones do not count
+  // 150, 150, 150, 30 of 480: sqrt(4·68400 - 480²) / (4·480) = sqrt(43200) / 1920 = sqrt(3) / 16.
+  EXPECT_NEAR(plan({2, 2}, {500, 300, 150, 30}, BalanceMode::joint).share_std_after, std::sqrt(3.0) / 16, 1e-15);
+}
+
 TEST(BalancePlanTest, ShareStdByHand) {
   // Shares 3/4 and 1/4 around 1/2: std 1/4 before; joint (no floor) keeps 1 and 1.
   const BalancePlan p = plan({2}, {3, 1}, BalanceMode::joint, 0, 0);

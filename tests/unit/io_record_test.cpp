@@ -82,6 +82,37 @@ TEST(IoRecordTest, TsvScore) {
   EXPECT_EQ(parser.parse("a\tb\t" + std::string(100, '7') + "z", r), "unparsable score '" + std::string(40, '7') + "'");
 }
 
+TEST(IoRecordTest, JudgementIsTheNumberNOverM) {  // the Twitter URL corpus's "(n,6)"
+  double value = -1;
+  ASSERT_TRUE(parse_number("(4,6)", value));
+  EXPECT_EQ(value, 4.0 / 6.0);
+  ASSERT_TRUE(parse_number("(3,6)", value));
+  EXPECT_EQ(value, 0.5);
+  ASSERT_TRUE(parse_number("(0,6)", value));
+  EXPECT_EQ(value, 0.0);
+  ASSERT_TRUE(parse_number("(6,6)", value));
+  EXPECT_EQ(value, 1.0);
+  ASSERT_TRUE(parse_number("  (1,3) ", value));
+  EXPECT_EQ(value, 1.0 / 3.0);
+  ASSERT_TRUE(parse_number("(0,1)", value));
+  EXPECT_EQ(value, 0.0);
+  ASSERT_TRUE(parse_number(" 0.25 ", value));
+  EXPECT_EQ(value, 0.25);
+  for (const char* bad : {"(7,6)", "(1,0)", "(0,0)", "(-1,6)", "(1,-6)", "(+1,6)", "( 1,6)", "(1, 6)", "(1,6", "1,6)",
+                          "(1.5,6)", "(1,6.0)", "(1,6,7)", "()", "(,6)", "(1,)", "(1;6)", "(a,6)", "[1,6]", "(1,6)x", "",
+                          "nan", "inf"})
+    EXPECT_FALSE(parse_number(bad, value)) << bad;
+
+  RecordParser parser(tsv(1, 2, 3));
+  Record r;
+  ASSERT_EQ(parser.parse("a\tb\t(2,6)\thttp://x", r), "");
+  EXPECT_EQ(r.score, 2.0 / 6.0);
+  EXPECT_EQ(parser.parse("a\tb\t(7,6)", r), "unparsable score '(7,6)'");
+  RecordParser json(jsonl("judgement"));
+  ASSERT_EQ(json.parse(R"j({"src": "a", "tgt": "b", "judgement": "(5,6)"})j", r), "");
+  EXPECT_EQ(r.score, 5.0 / 6.0);
+}
+
 TEST(IoRecordTest, JsonlValidLine) {
   RecordParser parser(jsonl("score", "id"));
   Record r;

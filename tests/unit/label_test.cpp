@@ -293,6 +293,22 @@ TEST(LabelLocalTest, BucketBoundaries) {
             (std::vector<std::vector<std::string>>{{"very low", "low", "mid", "high", "very high"}}));
 }
 
+TEST(LabelLocalTest, JudgementsAreBucketedAsNOverM) {
+  // The paper's split of the Twitter URL judgement: n <= 2 of 6 no paraphrase, n == 3 dropped, n >= 4 paraphrase.
+  label::LabelSpec spec = spec_of({"judgement"});
+  spec.cuts[0] = {0.5, 0.6};
+  label::LocalLabels local(spec);
+  std::vector<std::uint32_t> ids;
+  for (std::string_view v : {"(0,6)", "(1,6)", "(2,6)", "(3,6)", "(4,6)", "(5,6)", "(6,6)"}) {
+    const std::string_view raw[] = {v};
+    EXPECT_EQ(local.add(raw, ids), "") << v;
+  }
+  const std::string_view too_many[] = {"(7,6)"};
+  EXPECT_CONTAINS(local.add(too_many, ids), "'(7,6)' is not a number");
+  EXPECT_EQ(ids, (std::vector<std::uint32_t>{0, 0, 0, 1, 2, 2, 2, kNoValue}));
+  EXPECT_EQ(local.take_values(), (std::vector<std::vector<std::string>>{{"low", "mid", "high"}}));
+}
+
 TEST(LabelLocalTest, NotANumberUnderBucketsGivesNoValueForEveryLabel) {
   label::LabelSpec spec = spec_of({"kind", "level"});
   spec.cuts[1] = {0.5};

@@ -83,12 +83,19 @@ struct EngineOptions {
   void add_to(OptionSet& options);
 };
 
-/// The reference set of TD-CONE_REL (SPEC §4); read with the corpus options.
+/// The reference set of TD-CONE_REL (SPEC §4); read with the corpus options,
+/// or, as --reference-src-file/--reference-tgt-file, two sets of files whose
+/// lines are whole sides (as --src-file/--tgt-file).
 struct ReferenceOptions {
   std::string reference;
+  std::vector<std::string> src_files, tgt_files;
   double rel_lambda = 0.1;
 
   void add_to(OptionSet& options);
+  bool parallel() const { return !src_files.empty() || !tgt_files.empty(); }
+  /// Throws UsageError when --reference and the two-file form are both
+  /// given, or one of --reference-src-file and --reference-tgt-file alone.
+  void check_sources() const;
 };
 
 struct ScoreOptions {

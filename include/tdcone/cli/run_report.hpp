@@ -20,6 +20,9 @@ struct BadLinePolicy {
   std::string on_bad_line = "skip";  // --on-bad-line: skip (flag and go on) or fail (stop at the first)
   double max_bad_fraction = 0.5;     // --max-bad-fraction: more bad lines than this fraction of the lines is an error
   std::string hint;                  // the options that say how a line is read, for the error messages
+  // The options of the same input as two one-sided sets of files ("--src-file/--tgt-file"), suggested
+  // when (nearly) every line is bad for want of a second column; empty: none.
+  std::string two_file_options;
 };
 
 /// "a.tsv, b.tsv (the corpus, --input)": an input named in messages.
@@ -39,12 +42,19 @@ void list_lines(const std::vector<text::BadLine>& lines);
 LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                          const std::vector<io::InputFile>& files, const BadLinePolicy& policy, const std::string& what);
 
+/// The path of `file` as a run records it (attribute `inputs`): absolute, normalized.
+std::string recorded_path(const io::InputFile& file);
+
 /// Root attributes of SPEC §8: `inputs` (absolute paths, one a line) with
 /// `input_sizes` (bytes), `input_lines` and `input_fingerprints`
 /// (io::LineFingerprint) per file, from `share` (the share read from `inputs`). Collective.
 void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
                           const text::TokenizedShare& share, const LineCounts& counts);
+
+/// Throws IoError unless `reader` (the file `path`) is a tdcone result: one
+/// whose root has the tdcone_version that write_run_attributes puts there.
+void check_tdcone_result(const h5::Reader& reader, const std::string& path);
 
 /// The `/pairs` table (one row per input line of this rank's share), with a
 /// progress line per column written on rank 0. Collective.

@@ -47,6 +47,12 @@ struct Record {
   std::string_view label_problem;
 };
 
+/// A score, or the value of a bucketed label: one finite number, or a
+/// judgement "(n,m)" (integers, 0 <= n <= m, m > 0: n of m annotators, as in
+/// the Twitter URL corpus) read as n/m; ASCII spaces around it are fine.
+/// Returns false for anything else.
+bool parse_number(std::string_view text, double& value);
+
 /// Reusable parser (owns buffers, so parse() does not allocate per line).
 class RecordParser {
  public:
@@ -59,7 +65,7 @@ class RecordParser {
   /// the line is bad, for the user: "missing column 2", "invalid UTF-8",
   /// "unparsable score 'abc'", "invalid JSON", "missing field 'tgt'", ...
   /// src/tgt/id are checked to be valid UTF-8; a score must be a finite number
-  /// (JSON: a number, or a string holding one). A JSONL line must be one
+  /// or "(n,m)" (parse_number; JSON: a number, or a string holding one). A JSONL line must be one
   /// complete, valid JSON object: nothing after it, no error in any field.
   /// Label problems do not make a line bad (see Record::label_problem).
   std::string parse(std::string_view line, Record& out);
