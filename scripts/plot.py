@@ -292,10 +292,18 @@ def short_name(path, width=30):
     return name[:keep] + "\u2026" + name[-(width - 1 - keep):]
 
 
+def shard_name(files, i):
+    """A shard's name: its input file (the column `file` of --shard-by file: paths joined by ', ' when the
+    shard holds several), the first and how many more; else 'shard i'."""
+    paths = [p for p in files.split(", ") if p]
+    if not paths:
+        return f"shard {int(i)}"
+    return short_name(paths[0]) + (f" +{len(paths) - 1} more" if len(paths) > 1 else "")
+
+
 def shard_names(s, k):
-    """Each shard's name: its input file (the column `file` of --shard-by file), else 'shard i'."""
     files = strings(s["file"]) if "file" in s else [""] * len(k)
-    return [short_name(path) if path else f"shard {int(i)}" for path, i in zip(files, k)]
+    return [shard_name(paths, i) for paths, i in zip(files, k)]
 
 
 def plot_shards(f, fig, args):

@@ -14,6 +14,15 @@ head -300 corpus.tsv | cut -f2 >in-domain.txt
 labels=(--label-cols 5,6 --label-names formality,arousal --label-buckets formality=0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8)
 "$TDCONE" score --input corpus.tsv --score-col 3 --shards 16 --reference repr.tsv --output shards.h5 >/dev/null 2>&1 \
   || fail "score --shards 16"
+# 18 files in 16 shards by file (file i in shard i mod 16: shards 0 and 1 hold two), one with a long name.
+mkdir corpora
+files=(corpora/europarl-v7.bg-en.tsv corpora/europarl-v7.cs-en.tsv corpora/news-commentary-v16.de-en.tokenized.tsv)
+for lang in da de el es et fi fr hu it lt lv nl pl pt ro; do files+=("corpora/europarl-v7.$lang-en.tsv"); done
+split -n l/18 corpus.tsv part-
+i=0
+for part in part-*; do mv "$part" "${files[$i]}"; i=$((i + 1)); done
+"$TDCONE" score --input "${files[@]}" --shards 16 --shard-by file --output shards-by-file.h5 >/dev/null 2>&1 \
+  || fail "score --shards 16 --shard-by file"
 "$TDCONE" score --input corpus.tsv --reference repr.tsv "${labels[@]}" --by-label --output labels.h5 >/dev/null 2>&1 \
   || fail "score --by-label"
 "$TDCONE" score --input corpus.tsv --label-cols 6 --label-names arousal --by-label --output one-label.h5 >/dev/null 2>&1 \
@@ -23,17 +32,10 @@ labels=(--label-cols 5,6 --label-names formality,arousal --label-buckets formali
   >/dev/null 2>&1 || fail "select --stop"
 
 "$PY" - "$HERE/../../scripts" <<'PY' || fail "the pictures"
-import itertools, shutil, sys
+import itertools, sys
 sys.path.insert(0, sys.argv[1])
-import h5py, numpy as np
+import h5py
 import plot
-
-# --shard-by file's column `file` (the input's path as given), in a copy of a 16-shard result.
-files = [f"/data/corpora/europarl-v7.{lang}-en.tsv" for lang in "bg cs da de el es et fi fr hu it lt lv nl pl".split()]
-files.append("../news-commentary-v16.de-en.tokenized.de")  # long: shortened in the middle
-shutil.copy("shards.h5", "shards-by-file.h5")
-with h5py.File("shards-by-file.h5", "a") as f:
-    f["shards"]["file"] = np.array(files, dtype=h5py.string_dtype("utf-8", 64))
 
 
 def figure(path):
@@ -78,8 +80,9 @@ fig, kind = figure("shards-by-file.h5")
 assert kind == "shards"
 legible("shards by file", fig)
 names = [label.get_text() for label in fig.axes[0].get_yticklabels()]
-n_pairs = h5py.File("shards.h5")["shards/n_pairs"][()]
-expected = [f.rsplit("/", 1)[1] for f in files[:-1]] + ["news-commentar\u2026en.tokenized.de"]
+n_pairs = h5py.File("shards-by-file.h5")["shards/n_pairs"][()]
+files = [f"europarl-v7.{lang}-en.tsv" for lang in "bg cs da de el es et fi fr hu it lt lv nl pl".split()]
+expected = [files[0] + " +1 more", files[1] + " +1 more", "news-commentar\u2026n.tokenized.tsv"] + files[2:]
 assert names == [f"{e}  ({n:,} pairs)" for e, n in zip(expected, n_pairs)], names
 assert "16 shards by input file" in titles(fig)[0], titles(fig)
 
