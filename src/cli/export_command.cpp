@@ -18,6 +18,7 @@
 #include "tdcone/cli/export_text.hpp"
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/error.hpp"
+#include "tdcone/io/output_guard.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/text/tokenized_share.hpp"
@@ -230,6 +231,8 @@ TextJoin plan_join(const ExportOptions& options, const h5::Reader& reader, const
     join.request.bad.push_back(bad);
   }
   join.run = recorded_inputs(reader, options.hdf5, options.group == "selection", options.inputs, options.side);
+  if (!join.run.overridden)  // --input is checked with the other inputs, before any work
+    io::refuse_writing_over_inputs("--output", options.output, {{"an input the run recorded, read for --text", join.run.paths}});
   return join;
 }
 
