@@ -108,7 +108,7 @@ expect_failure 2 "c.tsv is not the input r.h5 was computed from: its size is the
 [ ! -s out.txt ] || fail "rows written from a changed input"
 expect_failure 2 "its content differs" -- "$TDCONE" export r.h5 --lines-only
 expect_failure 2 "its content differs" -- "$TDCONE" export r.h5 --to jsonl --text --output changed.jsonl
-[ ! -e changed.jsonl ] && [ ! -e changed.jsonl.partial ] || fail "an output file left from a changed input"
+[ ! -e changed.jsonl ] && ! ls changed.jsonl.partial* >/dev/null 2>&1 || fail "an output file left from a changed input"
 echo "more" >> c.tsv
 expect_failure 2 "c.tsv is not the input r.h5 was computed from: its size differs" -- "$TDCONE" export r.h5 --text
 expect_failure 2 "--input gives 2 file(s), but r.h5 was computed from 1" -- \
