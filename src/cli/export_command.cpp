@@ -19,6 +19,7 @@
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/io/output_guard.hpp"
+#include "tdcone/io/output_lock.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/text/tokenized_share.hpp"
@@ -420,7 +421,8 @@ int run_export(const boost::mpi::communicator& comm, const ExportOptions& option
     }
     h5::check_output_target(options.output, options.force);
     const bool zstd = options.output.size() > 4 && options.output.ends_with(".zst");
-    const std::string partial = options.output + ".partial";
+    const io::OutputLock lock(options.output);  // as the HDF5 writer: a file of our own, one writer at a time
+    const std::string partial = io::create_partial(options.output);
     {
       std::ofstream file(partial, std::ios::binary);
       if (!file) throw IoError(cat("cannot write ", partial));

@@ -38,18 +38,23 @@ holder=$!
 sleep 1
 bounded 15 1 "another tdcone job is writing out.h5 (lock out.h5.lock held" -- \
   run_mpi 3 score --input c.tsv --output out.h5 --force
-kill "$holder"; wait "$holder" 2>/dev/null || true
+flock --close rows.tsv.lock sleep 30 &
+exporter=$!
+sleep 1
+bounded 15 1 "another tdcone job is writing rows.tsv (lock rows.tsv.lock held" -- "$TDCONE" export ref.h5 --output rows.tsv
+kill "$holder" "$exporter"; wait "$holder" "$exporter" 2>/dev/null || true
+"$TDCONE" export ref.h5 --output rows.tsv && [ "$(wc -l < rows.tsv)" = 20001 ] || fail "export after the lock is gone"
 echo "pid 1 on gone" > out.h5.lock  # left by a killed job: its lock died with it
 run_mpi 2 score --input c.tsv --output out.h5 --force >/dev/null 2>&1 || fail "a stale lock file blocks the output"
 [ ! -e out.h5.lock ] || fail "the lock file is left after a successful write"
 echo "ok: a held lock refuses a job within seconds; a stale lock file blocks nobody"
 
 # SIGTERM while the output is written: nothing under the final name, no temporary file.
-awk 'BEGIN { for (i = 0; i < 400000; i++) printf "w%d a b c d\tx%d y z\n", i % 5000, i % 7000 }' > big.tsv
+awk 'BEGIN { for (i = 0; i < 2000000; i++) printf "w%d a b c d\tx%d y z\n", i % 5000, i % 7000 }' > big.tsv
 rm -f out.h5
-"$TDCONE" score --input big.tsv --output out.h5 --compression none >/dev/null 2>term.err &
+"$TDCONE" score --input big.tsv --output out.h5 >/dev/null 2>term.err &
 pid=$!
-for _ in $(seq 600); do ls out.h5.partial-* >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 3000); do ls out.h5.partial-* >/dev/null 2>&1 && break; sleep 0.02; done
 ls out.h5.partial-* >/dev/null 2>&1 || fail "no temporary file out.h5.partial-* seen"
 kill -TERM "$pid"
 rc=0; wait "$pid" || rc=$?
