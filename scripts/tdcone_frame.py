@@ -12,8 +12,9 @@ read_frame(path, group="pairs", text=False) returns one row per row of the
 HDF5 group (/pairs, /selection, /sweep, /shards, /labels, ...), one column
 per dataset, in the file's order. Strings are Python `str` whether the file
 stores them as fixed-length bytes or variable-length UTF-8. `df.attrs` holds
-the root attributes (command, config, inputs, n_lines, ...) and, under
-"/NAME", each group's attributes (e.g. "/corpus", "/selection").
+the root attributes (command, config, n_lines, ...) and, under
+"/NAME", each group's attributes (e.g. "/corpus", "/selection");
+read_frame(path, "inputs") is the run's input files (path, size, lines, fingerprint).
 
 text=True adds the input text of each row: `src` and `tgt` (pairs) or `text`
 (selection), exactly as `tdcone export PATH --group G --to jsonl --text`

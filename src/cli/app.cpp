@@ -9,6 +9,8 @@
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
+#include "tdcone/io/output_guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::cli {
 
@@ -120,6 +122,59 @@ std::string config_path(const std::vector<std::string>& args) {
   return "";
 }
 
+
+// Stops every rank, before any work, when an output of the chosen command is
+// one of the files it reads (--force replaces outputs, never inputs).
+void refuse_writing_over_inputs(const boost::mpi::communicator& comm, const Commands& c, const CLI::App* command) {
+  using io::ReadFiles;
+  const auto corpus = [](const CorpusOptions& o) {
+    return std::vector<ReadFiles>{{"the corpus given with --input", o.inputs},
+                                  {"the corpus given with --src-file", o.src_files},
+                                  {"the corpus given with --tgt-file", o.tgt_files}};
+  };
+  const auto reference = [](const ReferenceOptions& o) {
+    return std::vector<ReadFiles>{{"the reference given with --reference", {o.reference}},
+                                  {"the reference given with --reference-src-file", o.src_files},
+                                  {"the reference given with --reference-tgt-file", o.tgt_files}};
+  };
+  const auto append = [](std::vector<ReadFiles>& to, std::vector<ReadFiles> more) {
+    to.insert(to.end(), more.begin(), more.end());
+  };
+  std::vector<ReadFiles> inputs;
+  std::vector<std::pair<std::string, std::string>> outputs;  // option, file
+  if (command == c.score_cmd) {
+    inputs = corpus(c.score.corpus);
+    append(inputs, reference(c.score.reference));
+    inputs.push_back({"the embeddings given with --embeddings", {c.score.engine.embeddings}});
+    outputs = {{"--output", c.score.output.output}};
+  } else if (command == c.balance_cmd) {
+    inputs = corpus(c.balance.corpus);
+    inputs.push_back({"the ranking given with --ranking", {c.balance.ranking}});
+    inputs.push_back({"the embeddings given with --embeddings", {c.balance.engine.embeddings}});
+    outputs = {{"--output", c.balance.output.output}};
+  } else if (command == c.sweep_cmd) {
+    inputs = corpus(c.sweep.corpus);
+    append(inputs, reference(c.sweep.reference));
+    inputs.push_back({"the embeddings given with --embeddings", {c.sweep.engine.embeddings}});
+    outputs = {{"--output", c.sweep.output.output}};
+  } else if (command == c.select_cmd) {
+    const SelectOptions& s = c.select;
+    inputs = {{"REPR given with --representative", s.representative},
+              {"AVAIL given with --available", s.available},
+              {"UNAD given with --unadapted", s.unadapted},
+              {"SEED given with --seed-corpus", s.seed_corpus}};
+    outputs = {{"--output", s.output.output},
+               {"--checkpoint", s.checkpoint.empty() ? s.output.output + ".ckpt" : s.checkpoint}};
+  } else if (command == c.export_cmd) {
+    inputs = {{"the result to export", {c.export_options.hdf5}},
+              {"the text given with --input", c.export_options.inputs}};
+    outputs = {{"--output", c.export_options.output}};
+  }
+  mpi::collective_step(comm, [&] {
+    for (const auto& [option, file] : outputs) io::refuse_writing_over_inputs(option, file, inputs);
+  });
+}
+
 }  // namespace
 
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
@@ -154,6 +209,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   set_progress_interval(c.progress_every);
   set_quiet(c.quiet);
   CLI::App* command = app.get_subcommands().front();
+  refuse_writing_over_inputs(comm, c, command);
   if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
   if (command == c.balance_cmd) return run_balance(comm, c.balance, c.options_of(command).effective_toml());
   if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());

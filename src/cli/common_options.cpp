@@ -121,7 +121,7 @@ text::ReadOptions CorpusOptions::read_options() const {
 
 void OutputOptions::add_to(OptionSet& o) {
   o.add("output", output, "HDF5 file to write")->required();
-  o.add_action_flag("force", force, "Overwrite an existing output file");
+  o.add_action_flag("force", force, "Overwrite an existing output file (never one of the inputs)");
   o.add("compression", compression, "Dataset compression: deflate (with shuffle, readable everywhere), zstd (filter 32015, needs HDF5_PLUGIN_PATH for other readers) or none",
         one_of({"deflate", "zstd", "none"}));
 }
@@ -232,7 +232,7 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
   o.add("to", e.to, "Output format: tsv (a header line, then one line per row) or jsonl (one JSON object per row; "
         "keys = column names; NaN and infinities are null)", one_of({"tsv", "jsonl"}));
   o.add("output", e.output, "File to write ('-' = standard output; a name ending in .zst is written zstd-compressed)");
-  o.add_action_flag("force", e.force, "Overwrite an existing output file");
+  o.add_action_flag("force", e.force, "Overwrite an existing output file (never one of the inputs)");
   o.add_action_flag("text", e.text,
                     "Join each row with its input text: src and tgt (pairs, balance; after the run's --reverse), or text "
                     "(selection). Read from the files the run recorded, with its reader settings; refused when a "
@@ -324,7 +324,7 @@ void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
                "formal|aroused ~64%, formal|calm ~21%, informal|aroused ~9%, informal|calm ~6%. About half of "
                "--junk-fraction of the lines have a bad label: formality 'n/a' or no column 6");
   o.add("output", s.output, "File to write ('-' = standard output; a name ending in .zst writes multi-frame zstd)")->required();
-  o.add_action_flag("force", s.force, "Overwrite an existing output file");
+  o.add_action_flag("force", s.force, "Overwrite an existing output file (never one of the inputs)");
 }
 
 }  // namespace tdcone::cli

@@ -18,6 +18,8 @@
 #include "tdcone/cli/export_where.hpp"
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/error.hpp"
+#include "tdcone/io/output_guard.hpp"
+#include "tdcone/io/output_lock.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/text/tokenized_share.hpp"
@@ -201,6 +203,8 @@ TextJoin plan_join(const ExportOptions& options, const h5::Reader& reader, const
     join.request.bad.push_back(bad);
   }
   join.run = recorded_inputs(reader, options.hdf5, options.group == "selection", options.inputs, options.side);
+  if (!join.run.overridden)  // --input is checked with the other inputs, before any work
+    io::refuse_writing_over_inputs("--output", options.output, {{"an input the run recorded, read for --text", join.run.paths}});
   return join;
 }
 
@@ -389,7 +393,8 @@ int run_export(const boost::mpi::communicator& comm, const ExportOptions& option
     }
     h5::check_output_target(options.output, options.force);
     const bool zstd = options.output.size() > 4 && options.output.ends_with(".zst");
-    const std::string partial = options.output + ".partial";
+    const io::OutputLock lock(options.output);  // as the HDF5 writer: a file of our own, one writer at a time
+    const std::string partial = io::create_partial(options.output);
     {
       std::ofstream file(partial, std::ios::binary);
       if (!file) throw IoError(cat("cannot write ", partial));

@@ -57,11 +57,6 @@ void read_config(const std::string& text, const std::string& result, CorpusOptio
   if (const auto* files = config["src-file"].as_array()) c.src_files.assign(files->size(), "");  // only "is it parallel"
 }
 
-std::vector<std::uint64_t> optional_uints(const h5::Reader& reader, const char* name) {
-  return std::ranges::count(reader.attributes("/"), std::string(name)) > 0 ? reader.attribute_uints("/", name)
-             : std::vector<std::uint64_t>();
-}
-
 /// Calls `visit(file, line, tgt)` for every pair of the input, in order: a
 /// line of `files` (tgt null), or, when the first `parallel_files` files are
 /// src files and the others their tgt files, a src line and its tgt line
@@ -89,16 +84,15 @@ RunInputs recorded_inputs(const h5::Reader& reader, const std::string& result, b
   run.result = result;
   const auto attributes = reader.attributes("/");
   const auto has = [&](const char* name) { return std::ranges::count(attributes, std::string(name)) > 0; };
-  if (!has("inputs") || !has("n_lines"))
-    throw IoError(cat(result, " does not record the input of its run (no 'inputs' or 'n_lines' attribute on /)"));
-  std::istringstream recorded(reader.attribute_string("/", "inputs"));
-  for (std::string path; std::getline(recorded, path);)
-    if (!path.empty()) run.recorded_paths.push_back(path);
+  RecordedFiles recorded = recorded_files(reader);
+  if (!recorded.given || !has("n_lines"))
+    throw IoError(cat(result, " does not record the input of its run (no /inputs, or no 'n_lines' attribute on /)"));
+  run.recorded_paths = std::move(recorded.paths);
   run.overridden = !inputs.empty();
   run.paths = run.overridden ? inputs : run.recorded_paths;
-  run.sizes = optional_uints(reader, "input_sizes");
-  run.lines = optional_uints(reader, "input_lines");
-  run.fingerprints = optional_uints(reader, "input_fingerprints");
+  run.sizes = std::move(recorded.sizes);
+  run.lines = std::move(recorded.lines);
+  run.fingerprints = std::move(recorded.fingerprints);
   run.n_lines = reader.attribute_uint("/", "n_lines");
   if (selection) run.side = side;
   std::string config_side = run.side;

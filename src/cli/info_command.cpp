@@ -15,6 +15,7 @@ namespace tdcone::cli {
 namespace {
 
 // Root attributes in this order first; the others after them by name; the config last.
+// An older tdcone's result records its inputs in kInputAttributes (now /inputs).
 const std::vector<std::string> kRunAttributes = {"command",  "tdcone_version", "created",  "n_ranks",
                                                  "n_lines",  "n_scored",       "n_flagged"};
 const std::vector<std::string> kInputAttributes = {"inputs", "input_sizes", "input_lines", "input_fingerprints"};
@@ -54,15 +55,11 @@ void print_attributes(std::ostream& out, const h5::Reader& reader, const std::st
 }
 
 // The inputs of the run, one a line, with what was recorded of each.
-void print_inputs(std::ostream& out, const h5::Reader& reader, const std::vector<std::string>& attributes) {
-  if (!contains(attributes, "inputs")) return;
-  std::vector<std::string> paths;
-  std::istringstream recorded(reader.attribute_string("/", "inputs"));
-  for (std::string path; std::getline(recorded, path);) paths.push_back(path);
-  auto values = [&](const char* name) {
-    return contains(attributes, name) ? reader.attribute_uints("/", name) : std::vector<std::uint64_t>();
-  };
-  const auto sizes = values("input_sizes"), lines = values("input_lines"), prints = values("input_fingerprints");
+void print_inputs(std::ostream& out, const h5::Reader& reader) {
+  const RecordedFiles recorded = recorded_files(reader);
+  if (!recorded.given) return;
+  const auto& paths = recorded.paths;
+  const auto &sizes = recorded.sizes, &lines = recorded.lines, &prints = recorded.fingerprints;
   out << "  inputs (" << paths.size() << ")\n";
   for (std::size_t k = 0; k < paths.size(); ++k) {
     out << "    " << paths[k];
@@ -115,10 +112,11 @@ void print_info(std::ostream& out, const std::string& path) {
   for (const auto& name : attributes)
     if (!contains(kRunAttributes, name) && !contains(kInputAttributes, name) && name != "config") rest.push_back(name);
   print_attributes(out, reader, "/", first, "  ");
-  print_inputs(out, reader, attributes);
+  print_inputs(out, reader);
   print_attributes(out, reader, "/", rest, "  ");
   if (contains(attributes, "config")) out << "  config\n" << indent(reader.attribute_string("/", "config"), "    ");
-  for (const auto& group : reader.groups("/")) print_group(out, reader, "/" + group);
+  for (const auto& group : reader.groups("/"))
+    if (group != "inputs") print_group(out, reader, "/" + group);  // listed above
 }
 
 }  // namespace

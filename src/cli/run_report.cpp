@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <ctime>
 #include <filesystem>
+#include <sstream>
 
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
@@ -117,10 +118,10 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
   // Absolute paths, so that `tdcone export --text` finds the files from any
   // directory; with their sizes and content fingerprints, so that it can tell
   // when a file is no longer the one that was read.
-  std::string input_list;
+  std::vector<std::string> paths;
   std::vector<std::uint64_t> sizes;
   for (const auto& f : inputs) {
-    input_list += (input_list.empty() ? "" : "\n") + recorded_path(f);
+    paths.push_back(recorded_path(f));
     sizes.push_back(f.size);
   }
   file.set_attribute("/", "tdcone_version", std::string(TDCONE_VERSION));
@@ -128,11 +129,15 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
   file.set_attribute("/", "config", config_toml);
   file.set_attribute("/", "n_ranks", static_cast<std::uint64_t>(comm.size()));
   file.set_attribute("/", "created", created);
-  file.set_attribute("/", "inputs", input_list);
-  file.set_attribute("/", "input_sizes", std::span<const std::uint64_t>(sizes));
+  // Columns, not attributes: an object's attributes hold at most 64 KiB, the
+  // sizes of some 8,000 files. Every rank has the list; rank 0 writes it.
+  const std::uint64_t n = inputs.size(), mine = comm.rank() == 0 ? n : 0;
+  file.create_group("/inputs");
+  file.write_column("/inputs/path", comm.rank() == 0 ? paths : std::vector<std::string>(), 0, n);
+  file.write_column("/inputs/size", std::span<const std::uint64_t>(sizes).first(mine), 0, n);
   if (share.file_lines.size() == inputs.size()) {
-    file.set_attribute("/", "input_lines", std::span<const std::uint64_t>(share.file_lines));
-    file.set_attribute("/", "input_fingerprints", std::span<const std::uint64_t>(share.file_fingerprints));
+    file.write_column("/inputs/lines", std::span<const std::uint64_t>(share.file_lines).first(mine), 0, n);
+    file.write_column("/inputs/fingerprint", std::span<const std::uint64_t>(share.file_fingerprints).first(mine), 0, n);
   }
   file.set_attribute("/", "n_lines", counts.lines);
   file.set_attribute("/", "n_scored", counts.scored);
@@ -169,6 +174,36 @@ void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, con
   if (fields.has_score()) column("score", std::span<const double>(share.scores));
   if (fields.has_id()) column("id", std::cref(share.ids));
   progress.finish(written);
+}
+
+RecordedFiles recorded_files(const h5::Reader& reader) {
+  RecordedFiles recorded;
+  if (reader.exists("/inputs/path")) {
+    recorded.given = true;
+    recorded.paths = reader.read_strings("/inputs/path");
+    const auto column = [&](const char* name) {
+      return reader.exists(name) ? reader.read_uint(name) : std::vector<std::uint64_t>();
+    };
+    recorded.sizes = column("/inputs/size");
+    recorded.lines = column("/inputs/lines");
+    recorded.fingerprints = column("/inputs/fingerprint");
+    return recorded;
+  }
+  // An older tdcone's result: root attributes.
+  const auto attributes = reader.attributes("/");
+  const auto has = [&](const char* name) { return std::ranges::count(attributes, std::string(name)) > 0; };
+  if (!has("inputs")) return recorded;
+  recorded.given = true;
+  std::istringstream list(reader.attribute_string("/", "inputs"));
+  for (std::string path; std::getline(list, path);)
+    if (!path.empty()) recorded.paths.push_back(path);
+  const auto attribute = [&](const char* name) {
+    return has(name) ? reader.attribute_uints("/", name) : std::vector<std::uint64_t>();
+  };
+  recorded.sizes = attribute("input_sizes");
+  recorded.lines = attribute("input_lines");
+  recorded.fingerprints = attribute("input_fingerprints");
+  return recorded;
 }
 
 }  // namespace tdcone::cli

@@ -19,6 +19,7 @@
 #include "h5handle.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
+#include "tdcone/io/output_lock.hpp"
 #include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::h5 {
@@ -217,6 +218,8 @@ void check_output_target(const std::string& path, bool force) {
 // ================================ OutputFile =================================
 
 struct OutputFile::Impl {
+  std::optional<io::OutputLock> lock;  // rank 0's, released last
+  std::optional<io::PartialOnSignal> on_signal;
   std::string path;
   std::string partial;
   bool force = false;
@@ -428,19 +431,29 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
     : impl_(std::make_unique<Impl>()) {
   Impl& f = *impl_;
   f.path = path;
-  f.partial = path + ".partial";
   f.force = force;
   f.compression = compression;
   detail::silence_hdf5_errors();
   MPI_Comm_dup(comm, &f.comm);
   MPI_Comm_rank(f.comm, &f.rank);
-  f.agree(f.rank == 0, [&] { check_output_target(path, force); });
+  // A name of this job's own: two jobs writing one output (a re-submitted
+  // array task) never share a file; the lock refuses the second one at once.
+  f.agree(f.rank == 0, [&] {
+    check_output_target(path, force);
+    f.lock.emplace(path);
+    f.partial = io::create_partial(path);
+  });
+  f.created = true;
+  int length = static_cast<int>(f.partial.size());
+  MPI_Bcast(&length, 1, MPI_INT, 0, f.comm);
+  f.partial.resize(static_cast<std::size_t>(length));
+  MPI_Bcast(f.partial.data(), length, MPI_CHAR, 0, f.comm);
+  f.on_signal.emplace(f.partial);
   if (compression == Compression::zstd) register_zstd_filter();
 
   const Where where{"the file", f.partial};
   Handle fcpl = property_list(H5P_FILE_CREATE, where, TrackCreationOrder{});
   Handle fapl = property_list(H5P_FILE_ACCESS, where, MpioFileAccess{f.comm}, CollectiveMetadata{});
-  f.created = true;
   f.remove_on_abort.emplace([partial = f.partial] { ::unlink(partial.c_str()); });
   hid_t id = -1;
   f.agree(true, [&] {
@@ -556,6 +569,7 @@ void OutputFile::commit() {
     if (ec) throw IoError(cat("cannot rename ", f.partial, " to ", f.path, ": ", ec.message()));
   });
   f.committed = true;
+  f.on_signal->kept();
   MPI_Barrier(f.comm);
 }
 

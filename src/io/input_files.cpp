@@ -131,6 +131,8 @@ const char* compression_name(Compression compression) {
   return "plain";
 }
 
+std::vector<std::string> expand_pattern(const std::string& pattern) { return expand(pattern); }
+
 std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns) {
   std::vector<InputFile> files;
   for (const std::string& pattern : patterns)

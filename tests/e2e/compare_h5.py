@@ -3,9 +3,9 @@
 every value identical, floats to the bit (SPEC §9: order-free accumulation,
 so any rank count and any --memory budget give the same numbers).
 Attributes that describe the run itself (n_ranks, created, config, phase
-times, memory) or its input files (paths, sizes, line counts, fingerprints:
-the same corpus as plain and compressed files, or as TSV and JSONL, scores
-the same) are skipped."""
+times, memory) or its input files (the group /inputs, or an older result's
+attributes: paths, sizes, line counts, fingerprints; the same corpus as plain
+and compressed files, or as TSV and JSONL, scores the same) are skipped."""
 import sys
 
 import h5py
@@ -15,8 +15,15 @@ RUN_ATTRIBUTES = {"n_ranks", "created", "config", "inputs", "input_sizes", "inpu
                   "peak_rss_bytes", "peak_rss_bytes_per_rank", "memory_budget_bytes"}
 
 
+RUN_GROUPS = {"inputs"}
+
+
 def is_run_attribute(key):
     return key in RUN_ATTRIBUTES or key.startswith("seconds_")
+
+
+def is_run_object(name):
+    return name.split("/")[0] in RUN_GROUPS
 
 
 def identical(a, b):
@@ -33,6 +40,8 @@ def main(left_path, right_path):
     problems = []
     with h5py.File(left_path, "r") as left, h5py.File(right_path, "r") as right:
         def visit(name, obj):
+            if is_run_object(name):
+                return
             if name not in right:
                 problems.append(f"{name}: missing in {right_path}")
                 return
@@ -47,7 +56,7 @@ def main(left_path, right_path):
                     problems.append(f"{name}: values differ")
         visit("/", left["/"])
         left.visititems(visit)
-        right.visititems(lambda name, obj: name in left or problems.append(f"{name}: missing in {left_path}"))
+        right.visititems(lambda name, obj: name in left or is_run_object(name) or problems.append(f"{name}: missing in {left_path}"))
     for p in problems:
         print("DIFF", p)
     return 1 if problems else 0

@@ -57,10 +57,10 @@ done
 "$TDCONE" export globs-4.h5 --lines-only | cmp -s - pasted.tsv || fail "--lines-only of a two-file run is not the pasted TSV"
 "$PY" - globs-1.h5 globs-4.h5 <<'PY' || fail "recorded inputs of the two-file runs"
 import sys, h5py
-a, b = (h5py.File(f, "r").attrs for f in sys.argv[1:])
-assert len(a["inputs"].splitlines()) == 6, a["inputs"]
-for key in ("input_sizes", "input_lines", "input_fingerprints"):
-    assert list(a[key]) == list(b[key]) and len(a[key]) == 6, (key, a[key], b[key])
+a, b = (h5py.File(f, "r")["inputs"] for f in sys.argv[1:])
+assert len(a["path"]) == 6, a["path"][()]
+for key in ("size", "lines", "fingerprint"):
+    assert list(a[key]) == list(b[key]) and len(a[key]) == 6, (key, a[key][()], b[key][()])
 PY
 cp tz/t.02.xz saved.xz && xz -dc saved.xz | sed '1s/^./#/' | xz -c > tz/t.02.xz
 bounded 60 2 "t.02.xz is not the input" -- "$TDCONE" export globs-4.h5 --text --output changed.tsv

@@ -56,7 +56,7 @@ try:
     read_frame("score.h5", "sweep")
     raise AssertionError("no KeyError")
 except KeyError as error:
-    assert "has no /sweep (it has: /corpus, /pairs, /shards)" in str(error), error
+    assert "has no /sweep (it has: /corpus, /inputs, /pairs, /shards)" in str(error), error
 print(f"ok: read_frame equals h5py column by column ({len(pairs)} pairs, {len(sel)} selection rows)")
 PY
 

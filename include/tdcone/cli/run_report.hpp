@@ -42,12 +42,12 @@ void list_lines(const std::vector<text::BadLine>& lines);
 LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                          const std::vector<io::InputFile>& files, const BadLinePolicy& policy, const std::string& what);
 
-/// The path of `file` as a run records it (attribute `inputs`): absolute, normalized.
+/// The path of `file` as a run records it (`/inputs` `path`): absolute, normalized.
 std::string recorded_path(const io::InputFile& file);
 
-/// Root attributes of SPEC §8: `inputs` (absolute paths, one a line) with
-/// `input_sizes` (bytes), `input_lines` and `input_fingerprints`
-/// (io::LineFingerprint) per file, from `share` (the share read from `inputs`). Collective.
+/// Root attributes of SPEC §8, and the group `/inputs`: a row per input file,
+/// `path` (absolute), `size` (bytes), `lines` and `fingerprint`
+/// (io::LineFingerprint), from `share` (the share read from `inputs`). Collective.
 void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
                           const text::TokenizedShare& share, const LineCounts& counts);
@@ -61,5 +61,15 @@ void check_tdcone_result(const h5::Reader& reader, const std::string& path);
 void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,
                  const io::FieldSpec& fields, const std::vector<double>& tdcone,
                  const std::vector<std::uint64_t>& rank);
+
+/// What a result records of its run's input files: `/inputs`, or the root
+/// attributes `inputs`, `input_sizes`, `input_lines`, `input_fingerprints` of
+/// an older tdcone's result. Empty vectors for what is not recorded.
+struct RecordedFiles {
+  bool given = false;  // the file list is recorded
+  std::vector<std::string> paths;
+  std::vector<std::uint64_t> sizes, lines, fingerprints;
+};
+RecordedFiles recorded_files(const h5::Reader& reader);
 
 }  // namespace tdcone::cli

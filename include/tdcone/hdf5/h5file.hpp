@@ -20,8 +20,10 @@ enum class Compression { deflate, zstd, none };  // deflate = shuffle + deflate 
 void check_output_target(const std::string& path, bool force);
 
 /// A new HDF5 file written collectively by every rank of `comm` (MPI-IO).
-/// It lives at `path + ".partial"` until commit(); destroyed without commit,
-/// the partial file is removed. Every method is collective: all ranks call it
+/// It lives at `path + ".partial-XXXXXX"` (a name of this job's own) until
+/// commit(), while rank 0 holds io::OutputLock on `path` (another job writing
+/// `path` is refused); destroyed without commit, or ended by SIGTERM, SIGINT
+/// or SIGHUP, the partial file is removed. Every method is collective: all ranks call it
 /// in the same order with the same names and attribute values.
 class OutputFile {
  public:

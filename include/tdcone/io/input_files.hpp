@@ -26,6 +26,10 @@ struct InputFile {
   bool stream = false;
 };
 
+/// The paths a path or glob names (a glob's matches sorted by byte order).
+/// Throws UsageError for a missing path or a glob matching nothing.
+std::vector<std::string> expand_pattern(const std::string& pattern);
+
 /// Expands paths and globs in the order given (matches of one glob sorted by
 /// name), detects compression from the first bytes (zstd, gzip, xz, bzip2;
 /// anything else is plain text) and, for zstd, scans frame boundaries without
