@@ -448,7 +448,7 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
   MPI_Bcast(&length, 1, MPI_INT, 0, f.comm);
   f.partial.resize(static_cast<std::size_t>(length));
   MPI_Bcast(f.partial.data(), length, MPI_CHAR, 0, f.comm);
-  f.on_signal.emplace(f.partial);
+  f.on_signal.emplace(f.partial, f.rank);
   if (compression == Compression::zstd) register_zstd_filter();
 
   const Where where{"the file", f.partial};

@@ -23,13 +23,16 @@ std::string host_name() {
   return name;
 }
 
-// The partial file for the signal handler: plain memory, async-signal-safe.
+// The partial file for the signal handler, and the file Open MPI's MPI-IO
+// (sharedfp lockedfile) creates beside it while opening it, PARTIAL.locktest.RANK:
+// plain memory, async-signal-safe.
 char signal_partial[4096];
+char signal_locktest[4096 + 32];
 constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP};
 bool handled[std::size(kSignals)];
 
 extern "C" void remove_partial_and_stop(int signal) {
-  if (signal_partial[0] != '\0') ::unlink(signal_partial);
+  if (signal_partial[0] != '\0') ::unlink(signal_partial), ::unlink(signal_locktest);
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }
@@ -92,9 +95,12 @@ std::string create_partial(const std::string& path) {
   return partial;
 }
 
-PartialOnSignal::PartialOnSignal(const std::string& partial) {
-  partial.copy(signal_partial, sizeof signal_partial - 1);
-  signal_partial[std::min(partial.size(), sizeof signal_partial - 1)] = '\0';
+PartialOnSignal::PartialOnSignal(const std::string& partial, int rank) {
+  const auto keep = [](const std::string& path, char* to, std::size_t size) {
+    to[path.copy(to, size - 1)] = '\0';
+  };
+  keep(partial, signal_partial, sizeof signal_partial);
+  keep(cat(partial, ".locktest.", rank), signal_locktest, sizeof signal_locktest);
   for (std::size_t k = 0; k < std::size(kSignals); ++k) {
     struct sigaction current {};
     ::sigaction(kSignals[k], nullptr, &current);

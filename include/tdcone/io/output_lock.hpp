@@ -25,13 +25,14 @@ class OutputLock {
 /// uses, with the permissions of any new file (the umask's), and returns it.
 std::string create_partial(const std::string& path);
 
-/// While it lives, SIGTERM, SIGINT and SIGHUP remove `partial` before they
+/// While it lives, SIGTERM, SIGINT and SIGHUP remove `partial` (and the
+/// `partial.locktest.RANK` Open MPI makes while opening it) before they
 /// end the process as they would have (where their action is the default:
 /// `select` catches SIGTERM itself); after kept(), once the partial file has
 /// its final name, they are ignored, so that a finished job reports success.
 class PartialOnSignal {
  public:
-  explicit PartialOnSignal(const std::string& partial);
+  PartialOnSignal(const std::string& partial, int rank);
   ~PartialOnSignal();
   PartialOnSignal(const PartialOnSignal&) = delete;
   PartialOnSignal& operator=(const PartialOnSignal&) = delete;
