@@ -148,7 +148,7 @@ void EngineOptions::add_to(OptionSet& o) {
   o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings", one_of({"uniform", "static"}));
   o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed) for --align static");
   o.add("memory", memory,
-        "Memory per rank (e.g. 1500M, 4G): bounds the exchange buffers; a run whose share of the alignment matrix "
+        "Memory per rank (e.g. 1500M, 4G, 4GiB: K, M, G, T are powers of 1024; a bare number is bytes): bounds the exchange buffers; a run whose share of the alignment matrix "
         "cannot fit stops early and says how many ranks or how much --memory it needs (default: 80% of the node's "
         "memory or cgroup limit, divided by the ranks on the node)",
         memory_size());
