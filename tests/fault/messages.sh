@@ -15,3 +15,25 @@ for size in 2GB 2GiB 2gib 512MB 1t; do
     || fail "--memory $size: $(cat "$WORK/err.txt")"
 done
 echo "ok: --memory takes 2GB, 2GiB, 1t; a bare 10 asks whether 10G was meant"
+
+# A mistyped command is named with the closest one and the list; another
+# command's option names its owner, in the command line's order; a slip of an
+# option names the option meant.
+"$TDCONE" score --input c.tsv --output r.h5 >/dev/null 2>&1 || fail "score"
+bounded 20 2 "tdcone: error: unknown command 'scor': did you mean 'score'? (commands: score, balance, sweep, select, export, info, synth" -- \
+  "$TDCONE" scor --input c.tsv --output x.h5
+bounded 20 2 "tdcone: error: unknown command 'frobnicate' (commands: score," -- "$TDCONE" frobnicate
+bounded 20 2 "tdcone: error: --thresholds is not an option of score (it belongs to: sweep)$" -- \
+  "$TDCONE" score --input c.tsv --output x.h5 --thresholds 0.5
+bounded 20 2 "tdcone: error: --lowercse is not an option of score (did you mean --lowercase?); argument not expected: stray$" -- \
+  "$TDCONE" score --input c.tsv --output x.h5 stray --lowercse
+bounded 60 2 "tdcone: error: --shards is not an option of sweep (it belongs to: score)" -- \
+  run_mpi 2 sweep --input c.tsv --score-col 3 --thresholds 0.5 --output x.h5 --shards 3
+echo "ok: a mistyped command, a slip of an option and another command's option name the fix"
+
+# info: --quiet like every command; no file says how to give one.
+"$TDCONE" info --quiet r.h5 > info.txt 2>"$WORK/err.txt" || fail "info --quiet: $(cat "$WORK/err.txt")"
+grep -q "tdcone result of \`tdcone score\`" info.txt || fail "info --quiet printed: $(head -3 info.txt)"
+bounded 20 2 "tdcone: error: tdcone info: give a result file: tdcone info OUT.h5" -- "$TDCONE" info
+bounded 20 2 "tdcone: error: tdcone export: give a result file: tdcone export OUT.h5" -- "$TDCONE" export --group pairs
+echo "ok: info takes --quiet; info and export without a file say how to name one"
