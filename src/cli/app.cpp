@@ -266,6 +266,20 @@ void refuse_writing_over_inputs(const boost::mpi::communicator& comm, const Comm
   });
 }
 
+// An input file the config names that is not there (io::resolve_inputs):
+// the message names the config and its key, and where its paths are read from.
+std::string from_config(const std::string& message, const std::string& config, const std::vector<std::string>& config_args) {
+  for (const auto& arg : config_args) {
+    const std::size_t equals = arg.find('=');
+    if (equals == std::string::npos) continue;
+    const std::string value = arg.substr(equals + 1);
+    if (message.ends_with("input file not found: " + value) || message.ends_with("no file matches " + value))
+      return cat(message, " (from --config ", config, ": ", arg.substr(2, equals - 2), " = '", value,
+                 "'; a config's paths are relative to the working directory, not to the config)");
+  }
+  return message;
+}
+
 }  // namespace
 
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
@@ -287,12 +301,13 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   // A config's keys go right after the command name, before the command
   // line's own options, which therefore win.
   const std::string config = config_path(args);
+  std::vector<std::string> config_args;
   if (!config.empty() && !args.empty()) {
     const auto commands = app.get_subcommands(named);
     if (!commands.empty()) {
       try {
-        const auto extra = config_arguments(config, c.options_of(commands.front()), args);
-        args.insert(args.begin() + 1, extra.begin(), extra.end());
+        config_args = config_arguments(config, c.options_of(commands.front()), args);
+        args.insert(args.begin() + 1, config_args.begin(), config_args.end());
       } catch (const UsageError& e) {
         err << "tdcone: error: " << e.what() << "\n";
         return 2;
@@ -307,14 +322,18 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   set_progress_interval(c.progress_every);
   set_quiet(c.quiet);
   CLI::App* command = app.get_subcommands().front();
-  refuse_writing_over_inputs(comm, c, command);
-  if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
-  if (command == c.balance_cmd) return run_balance(comm, c.balance, c.options_of(command).effective_toml());
-  if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
-  if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
-  if (command == c.export_cmd) return run_export(comm, c.export_options);
-  if (command == c.info_cmd) return run_info(comm, c.info);
-  return run_synth(comm, c.synth);
+  try {
+    refuse_writing_over_inputs(comm, c, command);
+    if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
+    if (command == c.balance_cmd) return run_balance(comm, c.balance, c.options_of(command).effective_toml());
+    if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
+    if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
+    if (command == c.export_cmd) return run_export(comm, c.export_options);
+    if (command == c.info_cmd) return run_info(comm, c.info);
+    return run_synth(comm, c.synth);
+  } catch (const mpi::CollectiveError& e) {
+    throw mpi::CollectiveError(from_config(e.what(), config, config_args), e.exit_status, e.consequence);
+  }
 }
 
 }  // namespace tdcone::cli

@@ -21,7 +21,7 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
   std::vector<io::InputFile> reference_files, reference_tgt_files;
   text::ReadOptions read = corpus.read_options();
   mpi::collective_step(comm, [&] {
-    h5::check_output_target(output.output, output.force);
+    output.check_target(comm.rank() == 0);
     corpus.check_sources();
     if (labels && labels->given() && corpus.parallel())
       throw UsageError("--label-cols/--label-fields do not apply to --src-file/--tgt-file (whole lines, no columns); "

@@ -37,3 +37,29 @@ grep -q "tdcone result of \`tdcone score\`" info.txt || fail "info --quiet print
 bounded 20 2 "tdcone: error: tdcone info: give a result file: tdcone info OUT.h5" -- "$TDCONE" info
 bounded 20 2 "tdcone: error: tdcone export: give a result file: tdcone export OUT.h5" -- "$TDCONE" export --group pairs
 echo "ok: info takes --quiet; info and export without a file say how to name one"
+
+# A config's input that is not there names the config, its key, and where its paths are read from.
+mkdir -p sub && printf 'input = "missing.tsv"\n' > sub/run.toml
+for n in 1 2; do
+  bounded 60 2 "input file not found: missing.tsv (from --config sub/run.toml: input = 'missing.tsv'; a config's paths are relative to the working directory" -- \
+    run_mpi $n score --config sub/run.toml --output x.h5
+done
+printf 'input = "c.tsv"\nreference = "gone/*.tsv"\n' > sub/ref.toml
+bounded 20 2 "no file matches gone/\*.tsv (from --config sub/ref.toml: reference = 'gone/\*.tsv'" -- \
+  "$TDCONE" score --config sub/ref.toml --output x.h5
+echo "ok: a missing input named in --config names the config and its key (1 and 2 ranks)"
+
+# --output of a result not named .h5: written all the same (HDF5), with a warning naming export.
+warning="tdcone: warning: --output scores.tsv: tdcone writes an HDF5 file whatever its name; name it .h5, and \`tdcone export RESULT.h5 --output FILE.tsv\` writes a table of it as TSV"
+for n in 1 2; do
+  run_mpi $n score --input c.tsv --output scores.tsv --force >/dev/null 2>"$WORK/err.txt" || fail "score --output scores.tsv"
+  [ "$(grep -c -F -- "$warning" "$WORK/err.txt")" = 1 ] || fail "$n ranks: no single warning for --output scores.tsv: $(cat "$WORK/err.txt")"
+  "$TDCONE" info scores.tsv >/dev/null || fail "scores.tsv is not a result"
+done
+"$TDCONE" select --representative c.tsv --available c.tsv --output sel.out >/dev/null 2>"$WORK/err.txt" || fail "select"
+grep -q -- "--output sel.out: tdcone writes an HDF5 file" "$WORK/err.txt" || fail "select --output sel.out: $(cat "$WORK/err.txt")"
+for name in a.h5 b.HDF5 c.he5; do
+  "$TDCONE" score --input c.tsv --output $name >/dev/null 2>"$WORK/err.txt" || fail "score --output $name"
+  ! grep -q "warning" "$WORK/err.txt" || fail "--output $name warned: $(cat "$WORK/err.txt")"
+done
+echo "ok: --output not named .h5 is warned about once (1 and 2 ranks), .h5/.hdf5/.he5 are not"
