@@ -63,3 +63,11 @@ for name in a.h5 b.HDF5 c.he5; do
   ! grep -q "warning" "$WORK/err.txt" || fail "--output $name warned: $(cat "$WORK/err.txt")"
 done
 echo "ok: --output not named .h5 is warned about once (1 and 2 ranks), .h5/.hdf5/.he5 are not"
+
+# A result given back as the corpus is named as such, not read as "missing column 2" lines.
+for n in 1 2; do
+  bounded 60 2 "tdcone: error: r.h5 is an HDF5 file (a tdcone result?), not a text corpus; give the text files (\`tdcone info r.h5\` lists" -- \
+    run_mpi $n score --input r.h5 --output x.h5
+done
+bounded 20 2 "r.h5 is an HDF5 file" -- "$TDCONE" select --representative c.tsv --available r.h5 --output x.h5
+echo "ok: an HDF5 file given as a corpus is refused as one (1 and 2 ranks)"
