@@ -71,3 +71,21 @@ for n in 1 2; do
 done
 bounded 20 2 "r.h5 is an HDF5 file" -- "$TDCONE" select --representative c.tsv --available r.h5 --output x.h5
 echo "ok: an HDF5 file given as a corpus is refused as one (1 and 2 ranks)"
+
+# A blank line (empty, spaces, a lone CR of a CRLF file) is flagged as before, as an "empty line".
+printf 'the cat sat\tthe cat sat down\r\n\r\n  \r\na b\tc d\r\nno tab\r\n' > blank.tsv
+printf '{"src": "a b", "tgt": "b c"}\n\n \n{"src": "x", "tgt": "y"}\n' > blank.jsonl
+for n in 1 2; do
+  run_mpi $n score --input blank.tsv --max-bad-fraction 1 --output blank-$n.h5 >/dev/null 2>"$WORK/err.txt" || fail "blank.tsv"
+  for line in 2 3; do grep -q "blank.tsv:$line: empty line$" "$WORK/err.txt" || fail "blank.tsv:$line: $(cat "$WORK/err.txt")"; done
+  grep -q "blank.tsv:5: missing column 2$" "$WORK/err.txt" || fail "blank.tsv:5: $(cat "$WORK/err.txt")"
+  run_mpi $n score --format jsonl --input blank.jsonl --max-bad-fraction 1 --output blank-json-$n.h5 >/dev/null 2>"$WORK/err.txt" \
+    || fail "blank.jsonl"
+  for line in 2 3; do grep -q "blank.jsonl:$line: empty line$" "$WORK/err.txt" || fail "blank.jsonl:$line: $(cat "$WORK/err.txt")"; done
+  "$PY" -c "
+import h5py, sys
+with h5py.File('blank-$n.h5', 'r') as f, h5py.File('blank-json-$n.h5', 'r') as g:
+    sys.exit(list(f['pairs/flags'][()]) != [0, 1, 1, 0, 1] or list(g['pairs/flags'][()]) != [0, 1, 1, 0])" \
+    || fail "blank lines' flags changed on $n ranks"
+done
+echo "ok: blank lines are flagged bad lines (flags 1) with the reason 'empty line' (1 and 2 ranks)"
