@@ -89,3 +89,19 @@ with h5py.File('blank-$n.h5', 'r') as f, h5py.File('blank-json-$n.h5', 'r') as g
     || fail "blank lines' flags changed on $n ranks"
 done
 echo "ok: blank lines are flagged bad lines (flags 1) with the reason 'empty line' (1 and 2 ranks)"
+
+# Invalid UTF-8 lines (a Latin-1 file) come with the iconv command that converts the file, which then reads clean.
+printf 'caf\xe9 au lait\tcoffee with milk\nthe cat\tthe cat\nna\xefve\tnaive\n' > latin.tsv
+hint="(invalid UTF-8: if latin.tsv is Latin-1, convert it: iconv -f latin1 -t utf-8 latin.tsv > latin.tsv.utf8)"
+for n in 1 2; do
+  run_mpi $n score --input latin.tsv --max-bad-fraction 1 --output latin-$n.h5 >/dev/null 2>"$WORK/err.txt" || fail "latin.tsv"
+  grep -q -F -- "  $hint" "$WORK/err.txt" || fail "no iconv hint on $n ranks: $(cat "$WORK/err.txt")"
+done
+bounded 20 1 "more than --max-bad-fraction 0.5 .*; invalid UTF-8: if latin.tsv is Latin-1, convert it: iconv -f latin1" -- \
+  "$TDCONE" score --input latin.tsv --output x.h5
+iconv -f latin1 -t utf-8 latin.tsv > latin.tsv.utf8
+"$TDCONE" score --input latin.tsv.utf8 --output utf8.h5 >/dev/null 2>"$WORK/err.txt" || fail "converted file"
+! grep -q "bad line\|iconv" "$WORK/err.txt" || fail "the converted file: $(cat "$WORK/err.txt")"
+"$TDCONE" score --input blank.tsv --max-bad-fraction 1 --output x.h5 --force >/dev/null 2>"$WORK/err.txt"
+! grep -q "iconv" "$WORK/err.txt" || fail "iconv hint without invalid UTF-8: $(cat "$WORK/err.txt")"
+echo "ok: invalid UTF-8 lines come with the iconv command that fixes a Latin-1 file (1 and 2 ranks)"
