@@ -291,10 +291,11 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   CLI::App app{kDescription, "tdcone"};
   build(app, c);
   const auto named = [&](const CLI::App* command) { return !args.empty() && command->get_name() == args[0]; };
-  if (!args.empty() && !args[0].starts_with("-") && app.get_subcommands(named).empty()) {
-    const std::string guess = closest(args[0], command_names(app));
-    err << "tdcone: error: unknown command '" << args[0] << "'" << (guess.empty() ? "" : ": did you mean '" + guess + "'?")
-        << " (commands: " << joined(command_names(app)) << "; `tdcone --help` describes them)\n";
+  if (args.empty() || (!args[0].starts_with("-") && app.get_subcommands(named).empty())) {
+    const std::string guess = args.empty() ? "" : closest(args[0], command_names(app));
+    err << "tdcone: error: " << (args.empty() ? "give a command" : "unknown command '" + args[0] + "'")
+        << (guess.empty() ? "" : ": did you mean '" + guess + "'?") << " (commands: " << joined(command_names(app))
+        << "; `tdcone --help` describes them)\n";
     return 2;
   }
 

@@ -23,6 +23,7 @@ echo "ok: --memory takes 2GB, 2GiB, 1t; a bare 10 asks whether 10G was meant"
 bounded 20 2 "tdcone: error: unknown command 'scor': did you mean 'score'? (commands: score, balance, sweep, select, export, info, synth" -- \
   "$TDCONE" scor --input c.tsv --output x.h5
 bounded 20 2 "tdcone: error: unknown command 'frobnicate' (commands: score," -- "$TDCONE" frobnicate
+bounded 20 2 "tdcone: error: give a command (commands: score, balance, sweep, select, export, info, synth; \`tdcone --help\` describes them)" -- "$TDCONE"
 bounded 20 2 "tdcone: error: --thresholds is not an option of score (it belongs to: sweep)$" -- \
   "$TDCONE" score --input c.tsv --output x.h5 --thresholds 0.5
 bounded 20 2 "tdcone: error: --lowercse is not an option of score (did you mean --lowercase?); argument not expected: stray$" -- \
