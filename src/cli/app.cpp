@@ -161,7 +161,9 @@ std::string joined(const std::vector<std::string>& items, const std::string& sep
 // of none the command's option it is a slip of; the value after such an
 // option is its own, not another stray argument.
 std::string extras_message(const CLI::App& app, const CLI::App& command, const std::vector<std::string>& args) {
-  std::vector<std::string> left = app.remaining(true), options, others;
+  std::vector<std::string> left = app.remaining(true), options, others, own_options;
+  for (const CLI::Option* option : command.get_options())
+    for (const auto& long_name : option->get_lnames()) own_options.push_back("--" + long_name);
   bool after_option = false;
   for (const auto& arg : args) {
     const auto found = std::find(left.begin(), left.end(), arg);
@@ -172,13 +174,12 @@ std::string extras_message(const CLI::App& app, const CLI::App& command, const s
       if (!value) others.push_back(arg);
       continue;
     }
-    after_option = arg.find('=') == std::string::npos;
-    const std::string name = arg.substr(0, arg.find('='));
-    std::vector<std::string> owners, own_options;
+    const std::size_t equals = arg.find('=');
+    after_option = equals == std::string::npos;
+    const std::string name = arg.substr(0, equals);
+    std::vector<std::string> owners;
     for (const CLI::App* other : app.get_subcommands([](const CLI::App*) { return true; }))
       if (other != &command && other->get_option_no_throw(name)) owners.push_back(other->get_name());
-    for (const CLI::Option* option : command.get_options())
-      for (const auto& long_name : option->get_lnames()) own_options.push_back("--" + long_name);
     const std::string slip = closest(name, own_options);
     options.push_back(cat(name, " is not an option of ", command.get_name(),
                           !owners.empty() ? cat(" (it belongs to: ", joined(owners), ")")
@@ -290,7 +291,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   Commands c;
   CLI::App app{kDescription, "tdcone"};
   build(app, c);
-  const auto named = [&](const CLI::App* command) { return !args.empty() && command->get_name() == args[0]; };
+  const auto named = [&](const CLI::App* command) { return command->get_name() == args[0]; };
   if (args.empty() || (!args[0].starts_with("-") && app.get_subcommands(named).empty())) {
     const std::string guess = args.empty() ? "" : closest(args[0], command_names(app));
     err << "tdcone: error: " << (args.empty() ? "give a command" : "unknown command '" + args[0] + "'")
@@ -303,7 +304,7 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   // line's own options, which therefore win.
   const std::string config = config_path(args);
   std::vector<std::string> config_args;
-  if (!config.empty() && !args.empty()) {
+  if (!config.empty()) {
     const auto commands = app.get_subcommands(named);
     if (!commands.empty()) {
       try {

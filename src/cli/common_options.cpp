@@ -124,7 +124,8 @@ text::ReadOptions CorpusOptions::read_options() const {
 }
 
 void OutputOptions::add_to(OptionSet& o) {
-  o.add("output", output, "HDF5 file to write, named .h5 (another name is warned about; tdcone export writes TSV or JSON lines of it)")->required();
+  o.add("output", output, "HDF5 file to write, named .h5 (another name is warned about; tdcone export writes TSV or "
+        "JSON lines of it)")->required();
   o.add_action_flag("force", force, "Overwrite an existing output file (never one of the inputs)");
   o.add("compression", compression, "Dataset compression: deflate (with shuffle, readable everywhere), zstd (filter 32015, needs HDF5_PLUGIN_PATH for other readers) or none",
         one_of({"deflate", "zstd", "none"}));
@@ -161,9 +162,10 @@ void EngineOptions::add_to(OptionSet& o) {
   o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings", one_of({"uniform", "static"}));
   o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed) for --align static");
   o.add("memory", memory,
-        "Memory per rank (e.g. 1500M, 4G, 4GiB: K, M, G, T are powers of 1024; a bare number is bytes): bounds the exchange buffers; a run whose share of the alignment matrix "
-        "cannot fit stops early and says how many ranks or how much --memory it needs (default: 80% of the node's "
-        "memory or cgroup limit, divided by the ranks on the node)",
+        "Memory per rank (e.g. 1500M, 4G, 4GiB: K, M, G, T are powers of 1024; a bare number is bytes): bounds the "
+        "exchange buffers; a run whose share of the alignment matrix cannot fit stops early and says how many ranks "
+        "or how much --memory it needs (default: 80% of the node's memory or cgroup limit, divided by the ranks on "
+        "the node)",
         memory_size());
   o.add("round-size", round_size,
         "Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth of "

@@ -2,6 +2,7 @@
 
 #include <boost/mpi/collectives.hpp>
 
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 
@@ -130,7 +131,8 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob
       pipeline::run_score_engine(comm, job.share, job.reference ? &*job.reference : nullptr, job.vocabulary, groups, config);
   const std::array<std::uint64_t, 2> types{scores.input_types, scores.subsets[0].output_types};
   for (std::size_t side = 0; side < 2; ++side)  // global counts: the same warning on any number of ranks
-    if (comm.rank() == 0 && job.counts.scored >= kFewTypesMinLines && types[side] * types[side] < job.counts.scored)
+    if (comm.rank() == 0 && job.counts.scored >= kFewTypesMinLines &&
+        static_cast<double>(types[side]) < std::sqrt(static_cast<double>(job.counts.scored)))
       std::fprintf(stderr, "tdcone: warning: the %s side (%s, %s) has %llu word types over %llu usable lines, too "
                    "few for text: a label or a score? check %s\n", side == 0 ? "input" : "output",
                    job.side_where[side].c_str(), job.side_option[side].c_str(), (unsigned long long)types[side],
