@@ -5,6 +5,7 @@
 #include <iostream>
 #include <limits>
 #include <sstream>
+#include <utility>
 
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/progress.hpp"
@@ -45,6 +46,13 @@ struct Commands {
   }
 };
 
+void add_quiet(OptionSet& options, bool& quiet) {
+  options.add_action_flag(
+      "quiet", quiet,
+      "No progress lines and no list of bad lines on standard error (one line counts them); errors, warnings and "
+      "the summary stay");
+}
+
 CLI::App* add_command(CLI::App& app, Commands& c, const std::string& name, const std::string& help) {
   CLI::App* command = app.add_subcommand(name, help);
   command->add_option("--config", c.config, "TOML file with options (keys = long option names)")->check(CLI::ExistingFile);
@@ -52,10 +60,7 @@ CLI::App* add_command(CLI::App& app, Commands& c, const std::string& name, const
   c.option_sets.back()->add_unrecorded("progress-every", c.progress_every,
                                        "Seconds between progress lines on standard error (0 = none)",
                                        real_number(0, std::numeric_limits<double>::infinity()));
-  c.option_sets.back()->add_action_flag(
-      "quiet", c.quiet,
-      "No progress lines and no list of bad lines on standard error (one line counts them); errors, warnings and "
-      "the summary stay");
+  add_quiet(*c.option_sets.back(), c.quiet);
   return command;
 }
 
@@ -77,6 +82,10 @@ void build(CLI::App& app, Commands& c) {
   app.failure_message([](const CLI::App* tdcone, const CLI::Error& e) {
     const auto chosen = tdcone->get_subcommands();
     const std::string command = chosen.empty() ? "COMMAND" : chosen.front()->get_name();
+    // export and info read a result file: its absence says how to give one.
+    const CLI::Option* result = chosen.empty() ? nullptr : chosen.front()->get_option_no_throw("hdf5");
+    if (result && result->count() == 0 && dynamic_cast<const CLI::RequiredError*>(&e))
+      return cat("tdcone: error: tdcone ", command, ": give a result file: tdcone ", command, " OUT.h5\n");
     return cat("tdcone: error: ", e.what(), "\n(`tdcone ", command, " --help` lists the options and the values they take)\n");
   });
   app.require_subcommand(1, 1);
@@ -97,20 +106,103 @@ void build(CLI::App& app, Commands& c) {
                              "Write a table of a tdcone HDF5 result as TSV or JSON lines: filtered, sorted, top N, "
                              "optionally joined with the input text (checked against the run's inputs)");
   add_export_options(c.options_of(c.export_cmd), c.export_options);
-  // info has no configuration and no long phases: no --config, no --progress-every.
+  // info has no configuration and no long phases: no --config, no --progress-every
+  // (--quiet, which every command takes, changes nothing).
   c.info_cmd = app.add_subcommand("info", "Print what a tdcone HDF5 result holds: the run, its inputs and "
                                           "configuration, every table with its rows, columns and attributes");
   c.option_sets.push_back(std::make_unique<OptionSet>(c.info_cmd));
   add_info_options(c.options_of(c.info_cmd), c.info);
+  add_quiet(c.options_of(c.info_cmd), c.quiet);
   c.synth_cmd = add_command(app, c, "synth",
                             "Write a deterministic synthetic corpus: src \\t tgt \\t score \\t id (default: Twitter-URL-shaped; --profile)");
   add_synth_options(c.options_of(c.synth_cmd), c.synth);
 }
 
+// Edits (insertions, deletions, substitutions) that turn `a` into `b`.
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1] ? 1 : 0)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The one of `names` that `typed` is a slip of (two edits at most), or "".
+std::string closest(const std::string& typed, const std::vector<std::string>& names) {
+  std::string best;
+  std::size_t best_distance = 3;
+  for (const auto& name : names)
+    if (const std::size_t d = edit_distance(typed, name); d < best_distance) best = name, best_distance = d;
+  return best;
+}
+
+std::vector<std::string> command_names(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(command->get_name());
+  return names;
+}
+
+std::string joined(const std::vector<std::string>& items, const std::string& separator = ", ") {
+  std::string text;
+  for (const auto& item : items) text += (text.empty() ? "" : separator) + item;
+  return text;
+}
+
+// What the arguments `command` does not take are, in the command line's order
+// (CLI11 lists them last first): an option of other commands names them, one
+// of none the command's option it is a slip of; the value after such an
+// option is its own, not another stray argument.
+std::string extras_message(const CLI::App& app, const CLI::App& command, const std::vector<std::string>& args) {
+  std::vector<std::string> left = app.remaining(true), options, others, own_options;
+  for (const CLI::Option* option : command.get_options())
+    for (const auto& long_name : option->get_lnames()) own_options.push_back("--" + long_name);
+  bool after_option = false;
+  for (const auto& arg : args) {
+    const auto found = std::find(left.begin(), left.end(), arg);
+    const bool value = std::exchange(after_option, false);
+    if (found == left.end()) continue;
+    left.erase(found);
+    if (!arg.starts_with("--")) {
+      if (!value) others.push_back(arg);
+      continue;
+    }
+    const std::size_t equals = arg.find('=');
+    after_option = equals == std::string::npos;
+    const std::string name = arg.substr(0, equals);
+    std::vector<std::string> owners;
+    for (const CLI::App* other : app.get_subcommands([](const CLI::App*) { return true; }))
+      if (other != &command && other->get_option_no_throw(name)) owners.push_back(other->get_name());
+    const std::string slip = closest(name, own_options);
+    options.push_back(cat(name, " is not an option of ", command.get_name(),
+                          !owners.empty() ? cat(" (it belongs to: ", joined(owners), ")")
+                          : !slip.empty() ? cat(" (did you mean ", slip, "?)")
+                                          : ""));
+  }
+  std::string text = joined(options, "; ");
+  if (!others.empty())
+    text += cat(text.empty() ? "" : "; ", others.size() > 1 ? "arguments" : "argument", " not expected: ",
+                joined(others, " "));
+  return text;
+}
+
 // CLI11 parses a vector given in reverse order.
 void parse(CLI::App& app, std::vector<std::string> args) {
-  std::reverse(args.begin(), args.end());
-  app.parse(args);
+  std::vector<std::string> reversed(args.rbegin(), args.rend());
+  try {
+    app.parse(reversed);
+  } catch (const CLI::ExtrasError&) {
+    const auto chosen = app.get_subcommands();
+    if (chosen.empty()) throw;
+    throw CLI::ExtrasError(extras_message(app, *chosen.front(), args), CLI::ExitCodes::ExtrasError);
+  }
 }
 
 // The value of --config in `args` (CLI11 validates it later), or "".
@@ -175,6 +267,20 @@ void refuse_writing_over_inputs(const boost::mpi::communicator& comm, const Comm
   });
 }
 
+// An input file the config names that is not there (io::resolve_inputs):
+// the message names the config and its key, and where its paths are read from.
+std::string from_config(const std::string& message, const std::string& config, const std::vector<std::string>& config_args) {
+  for (const auto& arg : config_args) {
+    const std::size_t equals = arg.find('=');
+    if (equals == std::string::npos) continue;
+    const std::string value = arg.substr(equals + 1);
+    if (message.ends_with("input file not found: " + value) || message.ends_with("no file matches " + value))
+      return cat(message, " (from --config ", config, ": ", arg.substr(2, equals - 2), " = '", value,
+                 "'; a config's paths are relative to the working directory, not to the config)");
+  }
+  return message;
+}
+
 }  // namespace
 
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
@@ -185,16 +291,25 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   Commands c;
   CLI::App app{kDescription, "tdcone"};
   build(app, c);
+  const auto named = [&](const CLI::App* command) { return command->get_name() == args[0]; };
+  if (args.empty() || (!args[0].starts_with("-") && app.get_subcommands(named).empty())) {
+    const std::string guess = args.empty() ? "" : closest(args[0], command_names(app));
+    err << "tdcone: error: " << (args.empty() ? "give a command" : "unknown command '" + args[0] + "'")
+        << (guess.empty() ? "" : ": did you mean '" + guess + "'?") << " (commands: " << joined(command_names(app))
+        << "; `tdcone --help` describes them)\n";
+    return 2;
+  }
 
   // A config's keys go right after the command name, before the command
   // line's own options, which therefore win.
   const std::string config = config_path(args);
-  if (!config.empty() && !args.empty()) {
-    const auto commands = app.get_subcommands([&](const CLI::App* a) { return a->get_name() == args[0]; });
+  std::vector<std::string> config_args;
+  if (!config.empty()) {
+    const auto commands = app.get_subcommands(named);
     if (!commands.empty()) {
       try {
-        const auto extra = config_arguments(config, c.options_of(commands.front()), args);
-        args.insert(args.begin() + 1, extra.begin(), extra.end());
+        config_args = config_arguments(config, c.options_of(commands.front()), args);
+        args.insert(args.begin() + 1, config_args.begin(), config_args.end());
       } catch (const UsageError& e) {
         err << "tdcone: error: " << e.what() << "\n";
         return 2;
@@ -209,14 +324,18 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   set_progress_interval(c.progress_every);
   set_quiet(c.quiet);
   CLI::App* command = app.get_subcommands().front();
-  refuse_writing_over_inputs(comm, c, command);
-  if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
-  if (command == c.balance_cmd) return run_balance(comm, c.balance, c.options_of(command).effective_toml());
-  if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
-  if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
-  if (command == c.export_cmd) return run_export(comm, c.export_options);
-  if (command == c.info_cmd) return run_info(comm, c.info);
-  return run_synth(comm, c.synth);
+  try {
+    refuse_writing_over_inputs(comm, c, command);
+    if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
+    if (command == c.balance_cmd) return run_balance(comm, c.balance, c.options_of(command).effective_toml());
+    if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
+    if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
+    if (command == c.export_cmd) return run_export(comm, c.export_options);
+    if (command == c.info_cmd) return run_info(comm, c.info);
+    return run_synth(comm, c.synth);
+  } catch (const mpi::CollectiveError& e) {
+    throw mpi::CollectiveError(from_config(e.what(), config, config_args), e.exit_status, e.consequence);
+  }
 }
 
 }  // namespace tdcone::cli

@@ -1,5 +1,9 @@
 #include "tdcone/cli/commands.hpp"
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
 #include <limits>
 
 #include "tdcone/error.hpp"
@@ -120,7 +124,8 @@ text::ReadOptions CorpusOptions::read_options() const {
 }
 
 void OutputOptions::add_to(OptionSet& o) {
-  o.add("output", output, "HDF5 file to write")->required();
+  o.add("output", output, "HDF5 file to write, named .h5 (another name is warned about; tdcone export writes TSV or "
+        "JSON lines of it)")->required();
   o.add_action_flag("force", force, "Overwrite an existing output file (never one of the inputs)");
   o.add("compression", compression, "Dataset compression: deflate (with shuffle, readable everywhere), zstd (filter 32015, needs HDF5_PLUGIN_PATH for other readers) or none",
         one_of({"deflate", "zstd", "none"}));
@@ -138,6 +143,15 @@ text::ReadOptions CorpusOptions::line_read_options(const std::string& side) cons
   return r;
 }
 
+void OutputOptions::check_target(bool warn) const {
+  h5::check_output_target(output, force);
+  std::string extension = std::filesystem::path(output).extension().string();
+  std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (warn && extension != ".h5" && extension != ".hdf5" && extension != ".he5")
+    std::fprintf(stderr, "tdcone: warning: --output %s: tdcone writes an HDF5 file whatever its name; name it .h5, "
+                 "and `tdcone export RESULT.h5 --output FILE.tsv` writes a table of it as TSV\n", output.c_str());
+}
+
 h5::Compression OutputOptions::compression_kind() const {
   if (compression == "zstd") return h5::Compression::zstd;
   if (compression == "none") return h5::Compression::none;
@@ -148,9 +162,10 @@ void EngineOptions::add_to(OptionSet& o) {
   o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings", one_of({"uniform", "static"}));
   o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed) for --align static");
   o.add("memory", memory,
-        "Memory per rank (e.g. 1500M, 4G): bounds the exchange buffers; a run whose share of the alignment matrix "
-        "cannot fit stops early and says how many ranks or how much --memory it needs (default: 80% of the node's "
-        "memory or cgroup limit, divided by the ranks on the node)",
+        "Memory per rank (e.g. 1500M, 4G, 4GiB: K, M, G, T are powers of 1024; a bare number is bytes): bounds the "
+        "exchange buffers; a run whose share of the alignment matrix cannot fit stops early and says how many ranks "
+        "or how much --memory it needs (default: 80% of the node's memory or cgroup limit, divided by the ranks on "
+        "the node)",
         memory_size());
   o.add("round-size", round_size,
         "Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth of "

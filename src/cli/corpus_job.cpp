@@ -2,7 +2,9 @@
 
 #include <boost/mpi/collectives.hpp>
 
+#include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "tdcone/cli/labels.hpp"
 #include "tdcone/error.hpp"
@@ -14,6 +16,50 @@
 
 namespace tdcone::cli {
 
+namespace {
+
+// Text grows its vocabulary with its length (Heaps' law: |V| ≈ K·N^β for N
+// tokens, β ≈ 0.4-0.6, K ≈ 10-100): a thousand lines of text hold hundreds of
+// word types at the least, always more than √lines. A column of a few values
+// (a label, a score, a judgement like "(4,6)": 10 types over 10k lines) does
+// not grow. Below a thousand lines neither is told apart.
+constexpr std::uint64_t kFewTypesMinLines = 1000;
+
+void name_sides(const CorpusOptions& corpus, CorpusJob& job) {
+  using Names = std::array<std::string, 2>;
+  if (corpus.parallel()) {
+    job.side_where = Names{"whole lines", "whole lines"};
+    job.side_option = Names{"--src-file", "--tgt-file"};
+  } else if (corpus.format == "jsonl") {
+    job.side_where = Names{cat("field '", corpus.src_field, "'"), cat("field '", corpus.tgt_field, "'")};
+    job.side_option = Names{"--src-field", "--tgt-field"};
+  } else {
+    job.side_where = Names{cat("column ", corpus.src_col), cat("column ", corpus.tgt_col)};
+    job.side_option = Names{"--src-col", "--tgt-col"};
+  }
+  if (corpus.reverse) {
+    std::swap(job.side_where[0], job.side_where[1]);
+    std::swap(job.side_option[0], job.side_option[1]);
+  }
+}
+
+// Both sides read from the same text pair every line with itself.
+void warn_same_sides(const CorpusJob& job) {
+  std::string same;
+  for (std::size_t i = 0; i < job.files.size() && i < job.tgt_files.size() && same.empty(); ++i) {
+    std::error_code error;
+    if (std::filesystem::equivalent(job.files[i].path, job.tgt_files[i].path, error))
+      same = cat("name the same file ", job.files[i].path);
+  }
+  if (job.tgt_files.empty() && job.side_where[0] == job.side_where[1]) same = "are both " + job.side_where[0];
+  if (!same.empty())
+    std::fprintf(stderr, "tdcone: warning: %s and %s %s: every line is paired with itself (a TD-CONE near 0 that "
+                 "means nothing); give the output side with %s\n", job.side_option[0].c_str(),
+                 job.side_option[1].c_str(), same.c_str(), job.side_option[1].c_str());
+}
+
+}  // namespace
+
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
                           const ReferenceOptions& reference, const OutputOptions& output, const LabelOptions* labels) {
   const Stopwatch clock;
@@ -21,7 +67,7 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
   std::vector<io::InputFile> reference_files, reference_tgt_files;
   text::ReadOptions read = corpus.read_options();
   mpi::collective_step(comm, [&] {
-    h5::check_output_target(output.output, output.force);
+    output.check_target(comm.rank() == 0);
     corpus.check_sources();
     if (labels && labels->given() && corpus.parallel())
       throw UsageError("--label-cols/--label-fields do not apply to --src-file/--tgt-file (whole lines, no columns); "
@@ -40,6 +86,8 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
     } else if (!reference.reference.empty()) {
       reference_files = io::resolve_inputs({reference.reference});
     }
+    name_sides(corpus, job);
+    if (comm.rank() == 0) warn_same_sides(job);
   });
   job.share = corpus.parallel()
                   ? pipeline::read_parallel_files(comm, job.files, job.tgt_files, read, job.vocabulary, "corpus")
@@ -81,6 +129,14 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob
   JobScores scores;
   static_cast<pipeline::EngineResult&>(scores) =
       pipeline::run_score_engine(comm, job.share, job.reference ? &*job.reference : nullptr, job.vocabulary, groups, config);
+  const std::array<std::uint64_t, 2> types{scores.input_types, scores.subsets[0].output_types};
+  for (std::size_t side = 0; side < 2; ++side)  // global counts: the same warning on any number of ranks
+    if (comm.rank() == 0 && job.counts.scored >= kFewTypesMinLines &&
+        static_cast<double>(types[side]) < std::sqrt(static_cast<double>(job.counts.scored)))
+      std::fprintf(stderr, "tdcone: warning: the %s side (%s, %s) has %llu word types over %llu usable lines, too "
+                   "few for text: a label or a score? check %s\n", side == 0 ? "input" : "output",
+                   job.side_where[side].c_str(), job.side_option[side].c_str(), (unsigned long long)types[side],
+                   (unsigned long long)job.counts.scored, job.side_option[side].c_str());
   scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
   scores.memory_budget = config.memory_bytes;
   boost::mpi::all_gather(comm, pipeline::peak_rss_bytes(), scores.peak_rss);

@@ -101,10 +101,20 @@ label::PairLabels account_labels(const boost::mpi::communicator& comm, const tex
                  (unsigned long long)problems, input.c_str(), quiet() ? " (not listed: --quiet)" : ":");
     if (!quiet()) list_lines(first);
   }
-  for (std::size_t l = 0; l < labels.space.names.size(); ++l)
-    if (labels.space.values[l].size() == 1)
+  for (std::size_t l = 0; l < labels.space.names.size(); ++l) {
+    const std::size_t values = labels.space.values[l].size();
+    if (values == 1)
       std::fprintf(stderr, "tdcone: warning: label %s has one value ('%s') on all %llu labelled lines: it splits nothing\n",
                    labels.space.names[l].c_str(), labels.space.values[l][0].c_str(), (unsigned long long)labels.labelled);
+    if (label::looks_like_ids(values, labels.labelled)) {
+      const std::string where = read.fields.format == io::Format::tsv ? cat("column ", read.fields.label_cols[l])
+                                                                       : cat("field '", read.fields.label_fields[l], "'");
+      std::fprintf(stderr, "tdcone: warning: label %s (%s) has %zu values over %llu labelled lines, %.1f lines a value: "
+                   "an id, a URL or text, not a label? check %s\n", labels.space.names[l].c_str(), where.c_str(), values,
+                   (unsigned long long)labels.labelled, static_cast<double>(labels.labelled) / static_cast<double>(values),
+                   hint.c_str());
+    }
+  }
   return labels;
 }
 

@@ -30,7 +30,8 @@ std::string file_names(const std::vector<io::InputFile>& files) {
 // "; is a.txt a one-sided file? ...": when at least 9 in 10 of the first bad lines have a single column.
 std::string one_sided_hint(const std::vector<text::BadLine>& first, const BadLinePolicy& policy) {
   if (policy.two_file_options.empty() || first.empty()) return {};
-  const auto one_column = std::ranges::count_if(first, [](const text::BadLine& b) { return b.reason == "missing column 2"; });
+  const auto one_column = std::ranges::count_if(  // a one-sided file's blank lines are "empty line"
+      first, [](const text::BadLine& b) { return b.reason == "missing column 2" || b.reason == "empty line"; });
   if (10 * static_cast<std::size_t>(one_column) < 9 * first.size()) return {};
   return cat("; is ", first[0].file, " a one-sided file (one sentence a line)? for parallel files use ",
              policy.two_file_options);
@@ -50,9 +51,19 @@ std::string first_reasons(const std::vector<text::BadLine>& first) {
   return text + (first.size() > kQuoted ? "; ...)" : ")");
 }
 
+std::string encoding_hint(const std::vector<text::BadLine>& first) {
+  // Invalid UTF-8 is most often a file in Latin-1 (or Windows-1252): iconv converts it.
+  for (const auto& line : first)
+    if (line.reason.starts_with("invalid UTF-8"))
+      return cat("invalid UTF-8: if ", line.file, " is Latin-1, convert it: iconv -f latin1 -t utf-8 ", line.file, " > ",
+                 line.file, ".utf8");
+  return "";
+}
+
 void list_lines(const std::vector<text::BadLine>& lines) {
   for (const auto& line : lines)
     std::fprintf(stderr, "  %s:%llu: %s\n", line.file.c_str(), (unsigned long long)line.line, line.reason.c_str());
+  if (const std::string hint = encoding_hint(lines); !hint.empty()) std::fprintf(stderr, "  (%s)\n", hint.c_str());
 }
 
 LineCounts account_lines(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
@@ -67,19 +78,23 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
     mpi::fail_everywhere(cat(input, ": no usable line: the input is empty"), 1);
   if (counts.flagged == 0) return counts;
   const auto first = text::first_bad_lines(comm, share.bad_lines);
+  const auto also = [](const std::string& hint) { return hint.empty() ? "" : "; " + hint; };
+  const std::string or_convert = also(encoding_hint(first));
   if (policy.on_bad_line == "fail")
     mpi::fail_everywhere(cat(first[0].file, ":", first[0].line, ": ", first[0].reason,
-                             " (--on-bad-line fail; use --on-bad-line skip to flag such lines and go on)"), 1);
+                             " (--on-bad-line fail; use --on-bad-line skip to flag such lines and go on)",
+                             also(encoding_hint({first[0]}))),
+                         1);
   if (counts.scored == 0)
     mpi::fail_everywhere(cat(input, ": no usable line: ", counts.lines == 1 ? "its only line is" : cat("all ", counts.lines, " lines are"),
-                             " bad", first_reasons(first), "; check ", policy.hint, one_sided_hint(first, policy)),
+                             " bad", first_reasons(first), "; check ", policy.hint, one_sided_hint(first, policy), or_convert),
                          1);
   if (static_cast<double>(counts.flagged) > policy.max_bad_fraction * static_cast<double>(counts.lines)) {
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * static_cast<double>(counts.flagged) / static_cast<double>(counts.lines));
     mpi::fail_everywhere(cat(input, ": ", counts.flagged, " of ", counts.lines, " lines are bad (", percent,
                              "), more than --max-bad-fraction ", policy.max_bad_fraction, first_reasons(first),
-                             "; check ", policy.hint, ", or raise --max-bad-fraction", one_sided_hint(first, policy)),
+                             "; check ", policy.hint, ", or raise --max-bad-fraction", one_sided_hint(first, policy), or_convert),
                          1);
   }
   if (comm.rank() == 0) {

@@ -153,7 +153,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   Inputs in;
   const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
   mpi::collective_step(comm, [&] {
-    h5::check_output_target(options.output.output, options.output.force);
+    options.output.check_target(comm.rank() == 0);
     if (comm.rank() == 0) select::check_checkpoint_path(checkpoint, options.resume);
     in.representative = io::resolve_inputs(options.representative);
     in.available = io::resolve_inputs(options.available);

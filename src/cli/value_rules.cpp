@@ -73,15 +73,10 @@ ValueRule one_of(std::vector<std::string> names) {
 }
 
 ValueRule memory_size() {
-  return {"a size such as 1500M or 2G", "SIZE", [](std::string& text) {
-            if (text.empty()) return true;
-            try {
-              pipeline::parse_memory_size(text, "");
-              return true;
-            } catch (const UsageError&) {
-              return false;
-            }
-          }};
+  ValueRule rule{"a size such as 1500M or 2G", "SIZE",
+                 [](std::string& text) { return text.empty() || pipeline::memory_size_problem(text).empty(); }};
+  rule.refusal = pipeline::memory_size_problem;
+  return rule;
 }
 
 ValueRule switch_value() {
@@ -89,6 +84,7 @@ ValueRule switch_value() {
 }
 
 std::string not_accepted(const std::string& text, const ValueRule& rule) {
+  if (rule.refusal) return rule.refusal(text);
   return cat(text.empty() ? "''" : text, " is not ", rule.accepts);
 }
 

@@ -104,7 +104,13 @@ InputFile inspect(const std::string& path) {
   input.size = static_cast<std::uint64_t>(st.st_size);
   const PosixFile file(path);
   unsigned char magic[kMagicBytes];
-  input.compression = detect_compression(magic, file.read_at(magic, sizeof magic, 0));
+  const std::size_t got = file.read_at(magic, sizeof magic, 0);
+  // A result given back as a corpus would be read as a few "missing column" lines.
+  static constexpr unsigned char kHdf5Signature[] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+  if (got >= sizeof kHdf5Signature && std::equal(std::begin(kHdf5Signature), std::end(kHdf5Signature), magic))
+    throw UsageError(cat(path, " is an HDF5 file (a tdcone result?), not a text corpus; give the text files (`tdcone info ",
+                         path, "` lists the inputs a result was made from)"));
+  input.compression = detect_compression(magic, got);
   if (input.compression == Compression::zstd)
     input.frame_offsets = scan_frames(file, input.size);
   else if (input.compression != Compression::none)

@@ -213,6 +213,8 @@ std::string RecordParser::parse(std::string_view line, Record& out) {
   std::string& label_problem = impl_->label_problem;
   label_problem.clear();
   std::string reason = parse_line(line, out);
+  // A blank line is bad as any line without the fields, but says why plainly.
+  if (!reason.empty() && line.find_first_not_of(" \t\r\v\f") == std::string_view::npos) reason = "empty line";
   if (reason.empty() && !labels.empty()) {
     out.label_problem = label_problem;
     if (label_problem.empty()) out.labels = labels;

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "tdcone/error.hpp"
+#include "tdcone/label/labels.hpp"
 
 namespace tdcone::label {
 
@@ -64,7 +65,9 @@ void give_leftover(Counts& quota, const Counts& counts, const std::vector<Key>& 
 
 // Joint: every combination holding at least min_share of the lines goes down
 // to the rarest such one (T); rarer combinations keep all their lines.
-void plan_joint(const Counts& counts, std::uint64_t total, double min_share, BalancePlan& plan) {
+// `ids`: a label looks like ids (label::looks_like_ids, warned about when
+// read), whose values no --min-share would balance.
+void plan_joint(const Counts& counts, std::uint64_t total, double min_share, bool ids, BalancePlan& plan) {
   const double floor_lines = min_share * static_cast<double>(total);
   std::uint64_t common = 0, largest = 0;
   bool any_eligible = false;
@@ -78,7 +81,8 @@ void plan_joint(const Counts& counts, std::uint64_t total, double min_share, Bal
   if (!any_eligible)
     plan.warnings.push_back(cat("no combination holds --min-share ", min_share, " of the lines (the largest holds ",
                                 short_number(static_cast<double>(largest) / static_cast<double>(total)),
-                                "): nothing was down-sampled; lower --min-share"));
+                                "): nothing was down-sampled; ", ids ? "a label looks like ids, not a label (see its warning)"
+                                                                   : "lower --min-share"));
   for (std::size_t k = 0; k < counts.size(); ++k) {
     const bool eligible = any_eligible && counts[k] > 0 && static_cast<double>(counts[k]) >= floor_lines;
     plan.quota[k] = eligible ? common : counts[k];
@@ -207,14 +211,15 @@ BalancePlan plan_balance(const LabelCounts& lc, const BalanceRequest& request) {
   plan.target.assign(combinations, 0);
   plan.under_represented.assign(combinations, 0);
   plan.total_before = total;
+  const bool ids = std::ranges::any_of(lc.values_per_label, [&](std::size_t values) { return looks_like_ids(values, total); });
   switch (request.mode) {
-    case BalanceMode::joint: plan_joint(counts, total, request.min_share, plan); break;
+    case BalanceMode::joint: plan_joint(counts, total, request.min_share, ids, plan); break;
     case BalanceMode::marginal: plan_marginal(lc, plan); break;
     case BalanceMode::skewed: {
       std::uint64_t size = request.size;
       if (size == 0) {  // the joint subset's size, for a fair comparison (the paper's Table 1)
         BalancePlan joint = plan;
-        plan_joint(counts, total, request.min_share, joint);
+        plan_joint(counts, total, request.min_share, ids, joint);
         size = std::accumulate(joint.quota.begin(), joint.quota.end(), std::uint64_t{0});
       }
       plan_skewed(counts, total, size, plan);

@@ -13,7 +13,22 @@
 
 namespace tdcone::pipeline {
 
-std::uint64_t parse_memory_size(const std::string& text, const std::string& option) {
+namespace {
+
+// Bytes of a unit: "" and "b" bytes; k, m, g, t, alone or with B or iB (any
+// case), powers of 1024. 0 for anything else.
+double unit_bytes(std::string unit) {
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (unit.empty() || unit == "b") return 1;
+  if (unit.size() == 3 && unit.ends_with("ib")) unit.resize(1);
+  if (unit.size() == 2 && unit.ends_with("b")) unit.resize(1);
+  const std::size_t power = std::string("kmgt").find(unit);
+  return unit.size() == 1 && power != std::string::npos ? std::pow(1024.0, static_cast<double>(power + 1)) : 0;
+}
+
+}  // namespace
+
+std::string memory_size_problem(const std::string& text) {
   std::size_t used = 0;
   double value = -1;
   try {
@@ -21,15 +36,20 @@ std::uint64_t parse_memory_size(const std::string& text, const std::string& opti
   } catch (const std::exception&) {
   }
   const std::string unit = used < text.size() ? text.substr(used) : "";
-  double scale = 0;
-  if (unit.empty() || unit == "b" || unit == "B") scale = 1;
-  else if (unit == "k" || unit == "K") scale = 1024.0;
-  else if (unit == "m" || unit == "M") scale = 1024.0 * 1024;
-  else if (unit == "g" || unit == "G") scale = 1024.0 * 1024 * 1024;
-  else if (unit == "t" || unit == "T") scale = 1024.0 * 1024 * 1024 * 1024;
-  if (!(value > 0) || scale == 0 || value * scale > 1e18)
-    throw UsageError(cat(option, ": '", text, "' is not a size such as 1500M or 2G"));
-  return static_cast<std::uint64_t>(value * scale);
+  const double scale = unit_bytes(unit);
+  if (!(value > 0) || scale == 0 || value * scale > 1e18) return cat(text, " is not a size such as 1500M or 2G");
+  // No rank runs in less than a mebibyte: a bare number that small lost its unit.
+  if (unit.empty() && value < 1024.0 * 1024)
+    return cat(text, " is ", text, " bytes; did you mean ", text, "M or ", text, "G?");
+  return "";
+}
+
+std::uint64_t parse_memory_size(const std::string& text, const std::string& option) {
+  const std::string problem = memory_size_problem(text);
+  if (!problem.empty()) throw UsageError(cat(option, ": ", problem));
+  std::size_t used = 0;
+  const double value = std::stod(text, &used);
+  return static_cast<std::uint64_t>(value * unit_bytes(text.substr(used)));
 }
 
 std::string format_bytes(double bytes) {

@@ -160,7 +160,7 @@ done
 for option in format src-col tgt-col src-field tgt-field tokenizer lowercase on-bad-line max-line-bytes max-bad-fraction quiet; do
   grep -q -- "--$option\b" select-help.txt || fail "select --help lacks --$option"
 done
-bounded 20 2 "not expected: --reverse" -- \
+bounded 20 2 "--reverse is not an option of select (it belongs to: score, balance, sweep)" -- \
   "$TDCONE" select $(required select) --reverse
 echo "ok: --help shows switch defaults once, right; select lists only the options it uses"
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "tdcone/error.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
 #include "temp_files.hpp"
 
 namespace tdcone::cli {
@@ -62,6 +63,13 @@ TEST(ValueRule, NamesSizesAndSwitches) {
   EXPECT_EQ(checked(memory_size(), ""), "");  // automatic
   EXPECT_EQ(checked(memory_size(), "1500M"), "1500M");
   for (const char* bad : {"lots", "0", "-1G", "2Q"}) EXPECT_EQ(checked(memory_size(), bad), "refused") << bad;
+  for (const char* good : {"2GB", "2GiB", "2gib", "512kB", "1T", "1048576"})
+    EXPECT_EQ(checked(memory_size(), good), good) << good;
+  for (const char* bad : {"2GIBB", "2iB", "10", "2xb"}) EXPECT_EQ(checked(memory_size(), bad), "refused") << bad;
+  EXPECT_EQ(not_accepted("10", memory_size()), "10 is 10 bytes; did you mean 10M or 10G?");
+  EXPECT_EQ(not_accepted("lots", memory_size()), "lots is not a size such as 1500M or 2G");
+  EXPECT_EQ(pipeline::parse_memory_size("2GB", "--memory"), std::uint64_t{2} << 30);
+  EXPECT_EQ(pipeline::parse_memory_size("3KiB", "--memory"), 3072u);
   EXPECT_EQ(checked(switch_value(), "true"), "true");
   EXPECT_EQ(checked(switch_value(), "maybe"), "refused");
 }

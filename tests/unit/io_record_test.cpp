@@ -51,7 +51,9 @@ TEST(IoRecordTest, TsvEmptySidesAreValid) {
 TEST(IoRecordTest, TsvMissingColumn) {
   Record r;
   EXPECT_EQ(RecordParser(tsv()).parse("no tab here", r), "missing column 2");
-  EXPECT_EQ(RecordParser(tsv()).parse("", r), "missing column 2");
+  EXPECT_EQ(RecordParser(tsv()).parse("", r), "empty line");
+  EXPECT_EQ(RecordParser(tsv()).parse(" \r", r), "empty line");
+  EXPECT_EQ(RecordParser(tsv()).parse(" \t ", r), "");  // two empty columns: not a bad line
   EXPECT_EQ(RecordParser(tsv(1, 2, 5, 3)).parse("a\tb", r), "missing column 3");
   EXPECT_EQ(RecordParser(tsv(1, 2, 5, 3)).parse("a\tb\tc\td", r), "missing column 5");
 }
@@ -182,7 +184,8 @@ TEST(IoRecordTest, JsonlBadLines) {
   EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b"} trailing)", r), "invalid JSON");
   EXPECT_EQ(parser.parse(R"({"src": "a", "tgt": "b"}{})", r), "invalid JSON");
   EXPECT_EQ(parser.parse(R"({src: "a"})", r), "invalid JSON");
-  EXPECT_EQ(parser.parse("", r), "invalid JSON");
+  EXPECT_EQ(parser.parse("", r), "empty line");
+  EXPECT_EQ(parser.parse("  ", r), "empty line");
   EXPECT_EQ(parser.parse("{\"src\": \"\xff\", \"tgt\": \"b\"}", r), "invalid UTF-8");
   // The parser recovers: a good line after bad ones.
   ASSERT_EQ(parser.parse(R"({"tgt": "y", "src": "x"})", r), "");

@@ -71,6 +71,9 @@ struct OutputOptions {
 
   void add_to(OptionSet& options);
   h5::Compression compression_kind() const;
+  /// h5::check_output_target; then, with `warn` (rank 0), a warning when the
+  /// name does not end in .h5, .hdf5 or .he5 (out.tsv: an HDF5 file all the same).
+  void check_target(bool warn) const;
 };
 
 /// How pairs are aligned (SPEC §3) and how much memory a rank may use (SPEC §9).

@@ -3,6 +3,7 @@
 // score engine on them, report and store its figures.
 #include <boost/mpi/communicator.hpp>
 
+#include <array>
 #include <optional>
 #include <vector>
 
@@ -27,11 +28,15 @@ struct CorpusJob {
   std::optional<text::TokenizedShare> reference;
   std::optional<label::PairLabels> labels;  // with LabelOptions
   double read_seconds = 0;
+  // Where the input and the output side are read (after --reverse), for
+  // messages: "column 3" and "--tgt-col", or "field 'tgt'" and "--tgt-field".
+  std::array<std::string, 2> side_where, side_option;
 };
 
 /// Checks the output target, resolves and reads the corpus and the reference
 /// (bad lines reported and handled per --on-bad-line), and with `labels` the
-/// corpus's labels (cli/labels.hpp account_labels). Collective.
+/// corpus's labels (cli/labels.hpp account_labels). Rank 0 warns when both
+/// sides are the same column, field or file. Collective.
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
                           const ReferenceOptions& reference, const OutputOptions& output,
                           const LabelOptions* labels = nullptr);
@@ -45,7 +50,8 @@ struct JobScores : pipeline::EngineResult {
 /// Runs the score engine on the job (TD-CONE of the corpus, its pairs and the
 /// subsets of `groups`; TD-CONE_REL with a reference; with `rank_groups`,
 /// every pair's rank within its rank group too). Stops every rank with exit
-/// status 2 when --memory is too small. Collective.
+/// status 2 when --memory is too small. Rank 0 warns of a side with too few
+/// word types to be text (a label or score column). Collective.
 JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineOptions& engine,
                            const ReferenceOptions& reference, const entropy::PairGroups& groups,
                            std::span<const std::uint32_t> rank_groups = {}, std::uint32_t rank_group_count = 0);

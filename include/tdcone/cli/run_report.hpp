@@ -29,7 +29,10 @@ struct BadLinePolicy {
 std::string describe_input(const std::vector<io::InputFile>& files, const std::string& what);
 /// " (first: a.tsv:1: invalid JSON; a.tsv:2: missing column 2; ...)": the first three of `first`.
 std::string first_reasons(const std::vector<text::BadLine>& first);
-/// "  a.tsv:1: invalid JSON", a line each, on standard error.
+/// When a line of `first` is invalid UTF-8: "invalid UTF-8: if a.tsv is
+/// Latin-1, convert it: iconv -f latin1 -t utf-8 a.tsv > a.tsv.utf8"; else "".
+std::string encoding_hint(const std::vector<text::BadLine>& first);
+/// "  a.tsv:1: invalid JSON", a line each, on standard error; then the encoding_hint, if any.
 void list_lines(const std::vector<text::BadLine>& lines);
 
 /// Totals over all ranks of an input `what` ("the corpus, --input") read from

@@ -14,6 +14,9 @@ struct ValueRule {
   /// True when `text` is accepted; then `text` is rewritten to the form CLI11
   /// converts as meant ("010" -> "10": CLI11 would read octal).
   std::function<bool(std::string& text)> accept;
+  /// Optional: why `text` is refused, where "TEXT is not ACCEPTS" would not
+  /// help (a size without its unit: "did you mean 10G?").
+  std::function<std::string(const std::string& text)> refusal = nullptr;
 };
 
 /// Decimal digits only (no sign, no hex), min <= value <= max.
@@ -28,7 +31,7 @@ ValueRule memory_size();
 /// "true" or "false", as CLI11 gives a switch's value.
 ValueRule switch_value();
 
-/// "-1 is not a whole number from 0 to 18446744073709551615" (no option name).
+/// "-1 is not a whole number from 0 to 18446744073709551615" (no option name), or the rule's refusal.
 std::string not_accepted(const std::string& text, const ValueRule& rule);
 
 }  // namespace tdcone::cli

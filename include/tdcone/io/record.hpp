@@ -63,7 +63,8 @@ class RecordParser {
 
   /// Parses `line`. Returns an empty string on success, otherwise the reason
   /// the line is bad, for the user: "missing column 2", "invalid UTF-8",
-  /// "unparsable score 'abc'", "invalid JSON", "missing field 'tgt'", ...
+  /// "unparsable score 'abc'", "invalid JSON", "missing field 'tgt'", ...;
+  /// "empty line" for a bad line of white space only.
   /// src/tgt/id are checked to be valid UTF-8; a score must be a finite number
   /// or "(n,m)" (parse_number; JSON: a number, or a string holding one). A JSONL line must be one
   /// complete, valid JSON object: nothing after it, no error in any field.

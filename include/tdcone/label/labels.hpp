@@ -87,6 +87,13 @@ struct PairLabels {
   std::uint64_t labelled = 0;         // Σ counts
 };
 
+/// True when a label of `values` values over `lines` labelled lines looks like
+/// an id, a URL or text, not a label: more than kIdLikeValues values with
+/// fewer than kIdLikeLinesPerValue lines a value on average.
+bool looks_like_ids(std::size_t values, std::uint64_t lines);
+inline constexpr std::size_t kIdLikeValues = 50;
+inline constexpr std::uint64_t kIdLikeLinesPerValue = 20;
+
 /// Agrees on the label space over all ranks, from each rank's `local_values`
 /// (LocalLabels::take_values) and its pairs' value `ids` (spec.size() per
 /// pair). Throws UsageError on every rank when the labels make more than

@@ -7,7 +7,11 @@
 
 namespace tdcone::pipeline {
 
-/// "1500M", "2G", "512k", "1.5g" or plain bytes. Throws UsageError naming `option`.
+/// Why `text` is not a size ("" when it is): "1500M", "2G", "2GB", "2GiB",
+/// "512k", "1.5g" (K, M, G, T: powers of 1024, any case, B or iB optional), or
+/// plain bytes, at least 1 MiB ("10" is refused: "did you mean 10M or 10G?").
+std::string memory_size_problem(const std::string& text);
+/// The bytes of a size (see memory_size_problem). Throws UsageError naming `option`.
 std::uint64_t parse_memory_size(const std::string& text, const std::string& option);
 
 /// "1.50 GiB", "640 MiB".
