@@ -60,7 +60,7 @@ parts = [f"{work}/part.0{k}" for k in range(3)]
 with h5py.File(f"{work}/shards-file-3.h5", "r") as f:
     s = f["shards"]
     assert list(s.keys()) == ["shard", "file", "n_pairs", "tdcone", "kl_pq", "kl_pu", "tdcone_rel"], list(s.keys())
-    assert list(s["file"].asstr()[()]) == parts == f.attrs["inputs"].split("\n"), list(s["file"].asstr()[()])
+    assert list(s["file"].asstr()[()]) == parts == list(f["inputs/path"].asstr()[()]), list(s["file"].asstr()[()])
 with h5py.File(f"{work}/two.h5", "r") as f:
     assert list(f["shards/file"].asstr()[()]) == [f"{parts[0]}, {parts[2]}", parts[1]]
 with h5py.File(f"{work}/sides.h5", "r") as f:
