@@ -166,11 +166,11 @@ void EngineOptions::add_to(OptionSet& o) {
         "exchange buffers; a run whose share of the alignment matrix cannot fit stops early and says how many ranks "
         "or how much --memory it needs (default: 80% of the node's memory or cgroup limit, divided by the ranks on "
         "the node)",
-        memory_size());
+        memory_size(pipeline::SizeOf::budget));
   o.add("round-size", round_size,
         "Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth of "
         "its share, at most 128 MiB and --memory/16). Results do not depend on it",
-        memory_size());
+        memory_size(pipeline::SizeOf::buffer));
 }
 
 void ReferenceOptions::add_to(OptionSet& o) {

@@ -123,8 +123,8 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob
   config.rel_lambda = reference.rel_lambda;
   mpi::collective_step(comm, [&] {
     config.memory_bytes =
-        engine.memory.empty() ? pipeline::default_memory_budget(comm) : pipeline::parse_memory_size(engine.memory, "--memory");
-    if (!engine.round_size.empty()) config.round_bytes = pipeline::parse_memory_size(engine.round_size, "--round-size");
+        engine.memory.empty() ? pipeline::default_memory_budget(comm) : pipeline::parse_memory_size(engine.memory, "--memory", pipeline::SizeOf::budget);
+    if (!engine.round_size.empty()) config.round_bytes = pipeline::parse_memory_size(engine.round_size, "--round-size", pipeline::SizeOf::buffer);
   });
   JobScores scores;
   static_cast<pipeline::EngineResult&>(scores) =

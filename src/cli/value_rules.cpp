@@ -72,10 +72,10 @@ ValueRule one_of(std::vector<std::string> names) {
           [names](std::string& text) { return std::find(names.begin(), names.end(), text) != names.end(); }};
 }
 
-ValueRule memory_size() {
+ValueRule memory_size(pipeline::SizeOf what) {
   ValueRule rule{"a size such as 1500M or 2G", "SIZE",
-                 [](std::string& text) { return text.empty() || pipeline::memory_size_problem(text).empty(); }};
-  rule.refusal = pipeline::memory_size_problem;
+                 [what](std::string& text) { return text.empty() || pipeline::memory_size_problem(text, what).empty(); }};
+  rule.refusal = [what](const std::string& text) { return pipeline::memory_size_problem(text, what); };
   return rule;
 }
 

@@ -26,9 +26,8 @@ double unit_bytes(std::string unit) {
   return unit.size() == 1 && power != std::string::npos ? std::pow(1024.0, static_cast<double>(power + 1)) : 0;
 }
 
-}  // namespace
-
-std::string memory_size_problem(const std::string& text) {
+// The bytes of `text`, or 0 with `problem` said.
+double read_size(const std::string& text, SizeOf what, std::string& problem) {
   std::size_t used = 0;
   double value = -1;
   try {
@@ -37,19 +36,31 @@ std::string memory_size_problem(const std::string& text) {
   }
   const std::string unit = used < text.size() ? text.substr(used) : "";
   const double scale = unit_bytes(unit);
-  if (!(value > 0) || scale == 0 || value * scale > 1e18) return cat(text, " is not a size such as 1500M or 2G");
-  // No rank runs in less than a mebibyte: a bare number that small lost its unit.
-  if (unit.empty() && value < 1024.0 * 1024)
-    return cat(text, " is ", text, " bytes; did you mean ", text, "M or ", text, "G?");
-  return "";
+  if (!(value > 0) || scale == 0 || value * scale > 1e18) {
+    problem = cat(text, " is not a size such as 1500M or 2G");
+    return 0;
+  }
+  // No rank runs in less than a mebibyte: a bare budget that small lost its unit.
+  if (what == SizeOf::budget && unit.empty() && value < 1024.0 * 1024) {
+    problem = cat(text, " is ", text, " bytes; did you mean ", text, "M or ", text, "G?");
+    return 0;
+  }
+  return value * scale;
 }
 
-std::uint64_t parse_memory_size(const std::string& text, const std::string& option) {
-  const std::string problem = memory_size_problem(text);
+}  // namespace
+
+std::string memory_size_problem(const std::string& text, SizeOf what) {
+  std::string problem;
+  read_size(text, what, problem);
+  return problem;
+}
+
+std::uint64_t parse_memory_size(const std::string& text, const std::string& option, SizeOf what) {
+  std::string problem;
+  const double bytes = read_size(text, what, problem);
   if (!problem.empty()) throw UsageError(cat(option, ": ", problem));
-  std::size_t used = 0;
-  const double value = std::stod(text, &used);
-  return static_cast<std::uint64_t>(value * unit_bytes(text.substr(used)));
+  return static_cast<std::uint64_t>(bytes);
 }
 
 std::string format_bytes(double bytes) {

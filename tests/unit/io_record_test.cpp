@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 
 namespace tdcone::io {
 namespace {
@@ -86,20 +87,13 @@ TEST(IoRecordTest, TsvScore) {
 
 TEST(IoRecordTest, JudgementIsTheNumberNOverM) {  // the Twitter URL corpus's "(n,6)"
   double value = -1;
-  ASSERT_TRUE(parse_number("(4,6)", value));
-  EXPECT_EQ(value, 4.0 / 6.0);
-  ASSERT_TRUE(parse_number("(3,6)", value));
-  EXPECT_EQ(value, 0.5);
-  ASSERT_TRUE(parse_number("(0,6)", value));
-  EXPECT_EQ(value, 0.0);
-  ASSERT_TRUE(parse_number("(6,6)", value));
-  EXPECT_EQ(value, 1.0);
-  ASSERT_TRUE(parse_number("  (1,3) ", value));
-  EXPECT_EQ(value, 1.0 / 3.0);
-  ASSERT_TRUE(parse_number("(0,1)", value));
-  EXPECT_EQ(value, 0.0);
-  ASSERT_TRUE(parse_number(" 0.25 ", value));
-  EXPECT_EQ(value, 0.25);
+  const std::pair<const char*, double> numbers[] = {{"(4,6)", 4.0 / 6.0}, {"(3,6)", 0.5},       {"(0,6)", 0.0},
+                                                    {"(6,6)", 1.0},       {"  (1,3) ", 1.0 / 3.0}, {"(0,1)", 0.0},
+                                                    {" 0.25 ", 0.25}};
+  for (const auto& [text, expected] : numbers) {
+    ASSERT_TRUE(parse_number(text, value)) << text;
+    EXPECT_EQ(value, expected) << text;
+  }
   for (const char* bad : {"(7,6)", "(1,0)", "(0,0)", "(-1,6)", "(1,-6)", "(+1,6)", "( 1,6)", "(1, 6)", "(1,6", "1,6)",
                           "(1.5,6)", "(1,6.0)", "(1,6,7)", "()", "(,6)", "(1,)", "(1;6)", "(a,6)", "[1,6]", "(1,6)x", "",
                           "nan", "inf"})

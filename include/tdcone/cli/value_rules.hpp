@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "tdcone/pipeline/memory_budget.hpp"
+
 namespace tdcone::cli {
 
 struct ValueRule {
@@ -27,7 +29,7 @@ ValueRule column_number(bool zero_for_none);
 ValueRule real_number(double min, double max);
 ValueRule one_of(std::vector<std::string> names);
 /// A size such as 1500M or 2G (see pipeline::parse_memory_size); empty = automatic.
-ValueRule memory_size();
+ValueRule memory_size(pipeline::SizeOf what);
 /// "true" or "false", as CLI11 gives a switch's value.
 ValueRule switch_value();
 
