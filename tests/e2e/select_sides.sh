@@ -9,10 +9,11 @@ cd "$WORK"
 "$TDCONE" synth --pairs 6000 --seed 11 --vocabulary 3000 --junk-fraction 0 --output avail.tsv --progress-every 0 2>/dev/null
 "$TDCONE" synth --pairs 400 --seed 11 --first-pair 9000 --vocabulary 3000 --junk-fraction 0 --output held.tsv --progress-every 0 2>/dev/null
 # REPR: the held-out tgt sentences, one per line (no tab), and as the tgt column of pairs.
-cut -f2 held.tsv | head -n 300 > repr.txt
-cut -f1 held.tsv | head -n 300 | paste - repr.txt > repr-pairs.tsv
-cut -f2 held.tsv | tail -n 100 > seed.txt
-cut -f1 held.tsv | tail -n 100 | paste - seed.txt > seed-pairs.tsv
+# (head reads the file itself: `cut | head` under pipefail fails when head closes the pipe early)
+head -n 300 held.tsv | cut -f2 > repr.txt
+head -n 300 held.tsv | cut -f1 | paste - repr.txt > repr-pairs.tsv
+tail -n 100 held.tsv | cut -f2 > seed.txt
+tail -n 100 held.tsv | cut -f1 | paste - seed.txt > seed-pairs.tsv
 grep -q "$(printf '\t')" repr.txt && fail "repr.txt has a tab"
 
 select_run() {  # select_run NAME RANKS OPTIONS... (default --side tgt)
