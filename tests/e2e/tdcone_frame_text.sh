@@ -2,7 +2,7 @@
 # read_frame(..., text=True) joins the input text through `tdcone export
 # --to jsonl --text`: for a score result, src and tgt of every good line
 # verbatim and one row per input line; for a selection, the text of the
-# selected side. Skipped (77) while this tdcone's export has no --text.
+# selected side.
 source "$(dirname "$0")/lib.sh"
 "$PY" -c "import pandas" 2>/dev/null || { echo "skipped: needs python3-pandas"; exit 77; }
 cd "$WORK"
