@@ -11,6 +11,7 @@
 #include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/io/output_guard.hpp"
+#include "tdcone/mpi/agreement.hpp"
 #include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::cli {
@@ -285,6 +286,9 @@ std::string from_config(const std::string& message, const std::string& config, c
 
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   std::vector<std::string> args(argv + 1, argv + argc);
+  // Before anything that could make ranks go separate ways (MPMD launches,
+  // per-node wrappers): past here every rank parses the same arguments.
+  mpi::agree_on_arguments(comm, args, "the command line");
   std::ostringstream silent;
   std::ostream& out = comm.rank() == 0 ? std::cout : silent;
   std::ostream& err = comm.rank() == 0 ? std::cerr : silent;
@@ -306,15 +310,18 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   std::vector<std::string> config_args;
   if (!config.empty()) {
     const auto commands = app.get_subcommands(named);
+    std::string config_error;
     if (!commands.empty()) {
       try {
         config_args = config_arguments(config, c.options_of(commands.front()), args);
         args.insert(args.begin() + 1, config_args.begin(), config_args.end());
       } catch (const UsageError& e) {
-        err << "tdcone: error: " << e.what() << "\n";
-        return 2;
+        config_error = e.what();
       }
     }
+    // The file may differ between nodes, or be missing on some.
+    mpi::agree_on_arguments(comm, args, cat("the command line with the options of ", config),
+                            config_error.empty() ? 0 : 2, config_error);
   }
   try {
     parse(app, args);

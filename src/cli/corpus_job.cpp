@@ -9,6 +9,7 @@
 #include "tdcone/cli/labels.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/io/parallel_files.hpp"
+#include "tdcone/mpi/agreement.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/read_stage.hpp"
@@ -73,19 +74,20 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
       throw UsageError("--label-cols/--label-fields do not apply to --src-file/--tgt-file (whole lines, no columns); "
                        "paste them into one TSV with the labels");
     if (labels) labels->apply(read);
-    job.files = io::resolve_inputs(corpus.parallel() ? corpus.src_files : corpus.inputs);
-    if (corpus.parallel()) {
-      job.tgt_files = io::resolve_inputs(corpus.tgt_files);
-      io::check_parallel_files(job.files, job.tgt_files);
-    }
     reference.check_sources();
-    if (reference.parallel()) {
-      reference_files = io::resolve_inputs(reference.src_files);
-      reference_tgt_files = io::resolve_inputs(reference.tgt_files);
-      io::check_parallel_files(reference_files, reference_tgt_files);
-    } else if (!reference.reference.empty()) {
-      reference_files = io::resolve_inputs({reference.reference});
-    }
+  });
+  job.files = corpus.parallel() ? mpi::agreed_inputs(comm, corpus.src_files, "--src-file")
+                                : mpi::agreed_inputs(comm, corpus.inputs, "--input");
+  if (corpus.parallel()) job.tgt_files = mpi::agreed_inputs(comm, corpus.tgt_files, "--tgt-file");
+  if (reference.parallel()) {
+    reference_files = mpi::agreed_inputs(comm, reference.src_files, "--reference-src-file");
+    reference_tgt_files = mpi::agreed_inputs(comm, reference.tgt_files, "--reference-tgt-file");
+  } else if (!reference.reference.empty()) {
+    reference_files = mpi::agreed_inputs(comm, {reference.reference}, "--reference");
+  }
+  mpi::collective_step(comm, [&] {
+    if (corpus.parallel()) io::check_parallel_files(job.files, job.tgt_files);
+    if (reference.parallel()) io::check_parallel_files(reference_files, reference_tgt_files);
     name_sides(corpus, job);
     if (comm.rank() == 0) warn_same_sides(job);
   });

@@ -125,7 +125,7 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
                              ", which is missing (moved? give its new path with --input)"));
     }
   if (run.paths.empty()) throw UsageError(cat(run.result, " records no input files; give them with --input"));
-  const std::vector<io::InputFile> files = io::resolve_inputs(run.paths);
+  std::vector<io::InputFile> files = io::resolve_inputs(run.paths);
   if (run.parallel_files > 0 && files.size() != 2 * run.parallel_files)
     throw UsageError(cat(run.result, " was computed from ", run.parallel_files, " --src-file and as many --tgt-file files: ",
                          "--input must give ", 2 * run.parallel_files, " files, the src files then the tgt files"));
@@ -139,6 +139,7 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
     return UsageError(cat(named(k), " is not the input ", run.result, " was computed from: ", what,
                           run.overridden ? "" : "; if the original is elsewhere now, give its path with --input"));
   };
+  std::vector<bool> grown(files.size());
   if (checked) {
     if (files.size() != run.sizes.size()) {
       std::string list;
@@ -146,9 +147,14 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
       throw UsageError(cat("--input gives ", files.size(), " file(s), but ", run.result, " was computed from ",
                            run.sizes.size(), ": ", list));
     }
-    for (std::size_t k = 0; k < files.size(); ++k)
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      // A plain file appended to since the run: the run read the recorded
+      // prefix (mpi::agreed_inputs), and so does this; the fingerprints check it.
+      grown[k] = files[k].size > run.sizes[k] && files[k].compression == io::Compression::none && !files[k].stream;
+      if (grown[k]) files[k].size = run.sizes[k];
       if (files[k].size != run.sizes[k])
         throw not_the_input(k, cat("its size differs (", files[k].size, " bytes, recorded ", run.sizes[k], ")"));
+    }
   } else if (request.note_unchecked) {
     std::fprintf(stderr,
                  "tdcone export: note: %s records no sizes or content fingerprints of its inputs (written by an older "
@@ -210,12 +216,15 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
   });
   if (checked)
     for (std::size_t k = 0; k < files.size(); ++k) {
+      const std::string what = grown[k] ? cat("it has grown since the run, and its first ", run.sizes[k],
+                                              " bytes (the part the run read)")
+                                          : std::string("its size is the same, but it");
       if (fingerprints[k].lines() != run.lines[k])
-        throw not_the_input(k, cat("its size is the same, but it has ", fingerprints[k].lines(), " lines (recorded ",
+        throw not_the_input(k, cat(what, grown[k] ? " hold " : " has ", fingerprints[k].lines(), " lines (recorded ",
                                    run.lines[k], ")"));
       const std::uint64_t sum = fingerprints[k].sum();
       if (sum != run.fingerprints[k])
-        throw not_the_input(k, cat("its size is the same, but its content differs (fingerprint ", hex(sum),
+        throw not_the_input(k, cat(what, grown[k] ? " differ" : "s content differs", " (fingerprint ", hex(sum),
                                    ", recorded ", hex(run.fingerprints[k]), ")"));
     }
   if (pair_id != run.n_lines)

@@ -1,5 +1,8 @@
 #include "tdcone/cli/options.hpp"
 
+#include <cerrno>
+#include <cstring>
+#include <fstream>
 #include <sstream>
 
 #include "tdcone/error.hpp"
@@ -94,6 +97,8 @@ std::vector<std::string> config_arguments(const std::string& path, const OptionS
                                           const std::vector<std::string>& command_line) {
   const CLI::App& command = *options.command();
   toml::table table;
+  if (std::ifstream probe(path); !probe)
+    throw UsageError(cat("cannot read config file ", path, " (--config): ", std::strerror(errno)));
   try {
     table = toml::parse_file(path);
   } catch (const toml::parse_error& e) {

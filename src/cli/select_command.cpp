@@ -16,6 +16,7 @@
 #include "tdcone/progress.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/io/line_reader.hpp"
+#include "tdcone/mpi/agreement.hpp"
 #include "tdcone/mpi/exchange.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/pipeline/read_stage.hpp"
@@ -155,10 +156,12 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   mpi::collective_step(comm, [&] {
     options.output.check_target(comm.rank() == 0);
     if (comm.rank() == 0) select::check_checkpoint_path(checkpoint, options.resume);
-    in.representative = io::resolve_inputs(options.representative);
-    in.available = io::resolve_inputs(options.available);
-    if (!options.unadapted.empty()) in.unadapted = io::resolve_inputs(options.unadapted);
-    if (!options.seed_corpus.empty()) in.seed = io::resolve_inputs(options.seed_corpus);
+  });
+  in.representative = mpi::agreed_inputs(comm, options.representative, "--representative");
+  in.available = mpi::agreed_inputs(comm, options.available, "--available");
+  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, "--unadapted");
+  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, "--seed-corpus");
+  mpi::collective_step(comm, [&] {
     in.representative_side = input_side(options, options.representative_side, in.representative);
     in.unadapted_side = in.unadapted.empty() ? options.side : input_side(options, options.unadapted_side, in.unadapted);
     in.seed_side = in.seed.empty() ? options.side : input_side(options, options.seed_side, in.seed);

@@ -90,18 +90,27 @@ std::vector<std::uint64_t> scan_frames(const PosixFile& file, std::uint64_t size
   return offsets;
 }
 
-InputFile inspect(const std::string& path) {
+// The file's entry: path, size, identity, and whether it is a stream.
+InputFile look_up(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0) throw UsageError(cat("cannot open input file ", path, ": ", std::strerror(errno)));
   if (S_ISDIR(st.st_mode)) throw UsageError(cat("input is a directory: ", path));
   if (::access(path.c_str(), R_OK) != 0) throw UsageError(cat("cannot read input file ", path, ": ", std::strerror(errno)));
   InputFile input;
   input.path = path;
+  input.device = st.st_dev;
+  input.inode = st.st_ino;
+  input.mtime_ns = std::int64_t{st.st_mtim.tv_sec} * 1'000'000'000 + st.st_mtim.tv_nsec;
   // A pipe or FIFO has no size to cut, and procfs files say 0: left unopened
   // here (a FIFO would block, and the bytes read would be gone for the reader).
   input.stream = !S_ISREG(st.st_mode) || st.st_size == 0;
+  if (!input.stream) input.size = static_cast<std::uint64_t>(st.st_size);
+  return input;
+}
+
+InputFile inspect(const std::string& path) {
+  InputFile input = look_up(path);
   if (input.stream) return input;
-  input.size = static_cast<std::uint64_t>(st.st_size);
   const PosixFile file(path);
   unsigned char magic[kMagicBytes];
   const std::size_t got = file.read_at(magic, sizeof magic, 0);
@@ -144,6 +153,33 @@ std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns) 
   for (const std::string& pattern : patterns)
     for (const std::string& path : expand(pattern)) files.push_back(inspect(path));
   return files;
+}
+
+std::vector<InputFile> stat_inputs(const std::vector<std::string>& patterns) {
+  std::vector<InputFile> files;
+  for (const std::string& pattern : patterns)
+    for (const std::string& path : expand(pattern)) files.push_back(look_up(path));
+  return files;
+}
+
+std::string how_files_differ(const InputFile& seen, const InputFile& reference, bool same_host) {
+  if (seen.path != reference.path) return cat("the file is ", seen.path, " here but ", reference.path, " there");
+  if (seen.stream != reference.stream)
+    return seen.stream ? "it is a stream (pipe, FIFO or empty) here but a file there" : "it is a stream there";
+  if (seen.stream) return "";
+  const bool same_inode = seen.inode == reference.inode && (!same_host || seen.device == reference.device);
+  const bool same_stamp = seen.size == reference.size && seen.mtime_ns == reference.mtime_ns;
+  const auto identity = [&](const InputFile& f) {
+    return cat(same_host ? cat("device ", f.device, ", ") : std::string(), "inode ", f.inode, ", ", f.size, " bytes");
+  };
+  if (!same_inode && !(same_stamp && !same_host))
+    return cat("it is another file here (", identity(seen), ") than there (", identity(reference), ")");
+  if (seen.size < reference.size)
+    return cat("it has ", seen.size, " bytes here but ", reference.size, " there (cut or rewritten while the job starts?)");
+  if (seen.size == reference.size ? seen.mtime_ns != reference.mtime_ns : seen.mtime_ns < reference.mtime_ns)
+    return cat("it was modified at another time here than there (", seen.size, " bytes here, ", reference.size,
+               " there): rewritten while the job starts?");
+  return "";
 }
 
 std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, int n_ranks) {

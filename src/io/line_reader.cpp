@@ -65,12 +65,15 @@ class ByteSource {
 class PlainSource final : public ByteSource {
  public:
   PlainSource(const InputFile& input, const Segment& segment)
-      : file_(input.path), begin_(segment.begin), end_(segment.end), pos_(segment.begin) {
+      : file_(input.path), begin_(segment.begin), end_(segment.end), pos_(segment.begin), size_(input.size) {
     file_.advise_sequential();
   }
 
+  // Never past the size the file had when the job resolved it: a file still
+  // being appended to is read as that prefix on every rank.
   std::size_t fill(char* dst, std::size_t capacity) override {
-    const std::size_t n = file_.read_at(dst, capacity, pos_);
+    const std::size_t want = std::min<std::uint64_t>(capacity, size_ - std::min(pos_, size_));
+    const std::size_t n = want == 0 ? 0 : file_.read_at(dst, want, pos_);
     pos_ += n;
     if (n < capacity) at_end_ = true;
     return n;
@@ -87,7 +90,7 @@ class PlainSource final : public ByteSource {
 
  private:
   PosixFile file_;
-  std::uint64_t begin_, end_, pos_;
+  std::uint64_t begin_, end_, pos_, size_;
   bool at_end_ = false;
 };
 
@@ -195,7 +198,7 @@ class ZstdSource final : public ByteSource {
 class DecodingSource final : public ByteSource {
  public:
   explicit DecodingSource(const InputFile& input)
-      : file_(input.path), chunk_(kReadSize), stream_(input.stream), compression_(input.compression) {
+      : file_(input.path), chunk_(kReadSize), stream_(input.stream), compression_(input.compression), size_(input.size) {
     if (!stream_) file_.advise_sequential();
     load_input();
     if (stream_)
@@ -236,9 +239,11 @@ class DecodingSource final : public ByteSource {
   std::uint64_t consumed() const override { return stream_ ? 0 : chunk_offset_ + in_.pos; }
 
  private:
+  // A file (not a stream) up to the size it had when the job resolved it, as PlainSource.
   void load_input() {
     chunk_offset_ += in_.size;
-    in_ = {chunk_.data(), file_.read(chunk_.data(), chunk_.size()), 0};
+    const std::size_t want = stream_ ? chunk_.size() : std::min<std::uint64_t>(chunk_.size(), size_ - chunk_offset_);
+    in_ = {chunk_.data(), want == 0 ? 0 : file_.read(chunk_.data(), want), 0};
     input_ended_ = in_.size < chunk_.size();
   }
 
@@ -249,6 +254,7 @@ class DecodingSource final : public ByteSource {
   bool input_ended_ = false;
   bool stream_;
   Compression compression_;
+  std::uint64_t size_;
   std::unique_ptr<Decoder> decoder_;
   bool at_end_ = false;
 };

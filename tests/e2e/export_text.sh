@@ -110,7 +110,14 @@ expect_failure 2 "its content differs" -- "$TDCONE" export r.h5 --lines-only
 expect_failure 2 "its content differs" -- "$TDCONE" export r.h5 --to jsonl --text --output changed.jsonl
 [ ! -e changed.jsonl ] && ! ls changed.jsonl.partial* >/dev/null 2>&1 || fail "an output file left from a changed input"
 echo "more" >> c.tsv
+expect_failure 2 "c.tsv is not the input r.h5 was computed from: it has grown since the run, and its first .* bytes (the part the run read) differ (fingerprint" -- "$TDCONE" export r.h5 --text
+head -c -10 moved/c.tsv > c.tsv
 expect_failure 2 "c.tsv is not the input r.h5 was computed from: its size differs" -- "$TDCONE" export r.h5 --text
+cp moved/c.tsv c.tsv
+printf 'appended\tsince\n' >> c.tsv  # a corpus that grows: the run read its recorded prefix, and so does export
+"$TDCONE" export r.h5 --to jsonl --text --output grown.jsonl || fail "export of an input appended to since the run"
+cmp grown.jsonl r.jsonl || fail "the export of an input appended to since the run differs"
+echo "ok: an input appended to since the run exports the prefix the run read"
 expect_failure 2 "--input gives 2 file(s), but r.h5 was computed from 1" -- \
   "$TDCONE" export r.h5 --text --input moved/c.tsv tail.tsv
 [ ! -e out.txt ] || [ ! -s out.txt ] || fail "rows written for a refused input"

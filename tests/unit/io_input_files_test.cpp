@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "tdcone/error.hpp"
+#include "tdcone/io/line_reader.hpp"
 #include "temp_files.hpp"
 
 namespace tdcone::io {
@@ -222,6 +223,62 @@ TEST(IoInputFilesTest, SingleFrameFileGoesToOneRank) {
   EXPECT_EQ(plan_share(files, 0, 4).size(), 1u);
   for (int rank = 1; rank < 4; ++rank) EXPECT_TRUE(plan_share(files, rank, 4).empty());
   EXPECT_TRUE(plan_share({}, 0, 3).empty());
+}
+
+// How a rank's view of an input is told from rank 0's (mpi::agreed_inputs).
+TEST(IoInputFilesTest, FilesDifferUnlessTheSameFileOrItsGrowthOrAFaithfulCopy) {
+  InputFile there;
+  there.path = "c.tsv";
+  there.size = 1000;
+  there.device = 7;
+  there.inode = 42;
+  there.mtime_ns = 5'000;
+  const auto with = [&](auto change) {
+    InputFile here = there;
+    change(here);
+    return here;
+  };
+  constexpr bool kSameHost = true, kOtherHost = false;
+  EXPECT_EQ(how_files_differ(there, there, kSameHost), "");
+  const InputFile grown = with([](InputFile& f) { f.size = 1500, f.mtime_ns = 6'000; });
+  EXPECT_EQ(how_files_differ(grown, there, kSameHost), "") << "appended to since rank 0 looked: the prefix is read";
+  const InputFile shared = with([](InputFile& f) { f.device = 99; });  // another host's number for a shared mount
+  EXPECT_EQ(how_files_differ(shared, there, kOtherHost), "");
+  EXPECT_NE(how_files_differ(shared, there, kSameHost).find("another file here (device 99, inode 42, 1000 bytes) "
+                                                           "than there (device 7, inode 42, 1000 bytes)"),
+            std::string::npos);
+  const InputFile staged = with([](InputFile& f) { f.device = 3, f.inode = 8; });  // cp -p to node-local disk
+  EXPECT_EQ(how_files_differ(staged, there, kOtherHost), "");
+  EXPECT_NE(how_files_differ(staged, there, kSameHost).find("another file here"), std::string::npos);
+  const InputFile other_copy = with([](InputFile& f) { f.inode = 8, f.size = 1200, f.mtime_ns = 9'000; });
+  EXPECT_NE(how_files_differ(other_copy, there, kOtherHost).find("another file here (inode 8, 1200 bytes) than there "
+                                                                "(inode 42, 1000 bytes)"),
+            std::string::npos);
+  const InputFile cut = with([](InputFile& f) { f.size = 600; });
+  EXPECT_NE(how_files_differ(cut, there, kSameHost).find("it has 600 bytes here but 1000 there"), std::string::npos);
+  const InputFile rewritten = with([](InputFile& f) { f.mtime_ns = 6'000; });
+  EXPECT_NE(how_files_differ(rewritten, there, kSameHost).find("modified at another time"), std::string::npos);
+  const InputFile older_yet_longer = with([](InputFile& f) { f.size = 1500, f.mtime_ns = 4'000; });
+  EXPECT_NE(how_files_differ(older_yet_longer, there, kSameHost).find("modified at another time"), std::string::npos);
+  const InputFile renamed = with([](InputFile& f) { f.path = "d.tsv"; });
+  EXPECT_EQ(how_files_differ(renamed, there, kSameHost), "the file is d.tsv here but c.tsv there");
+  const InputFile fifo = with([](InputFile& f) { f.stream = true, f.size = 0; });
+  EXPECT_NE(how_files_differ(fifo, there, kSameHost).find("a stream"), std::string::npos);
+  EXPECT_EQ(how_files_differ(fifo, fifo, kOtherHost), "");
+}
+
+// A file appended to after it was resolved is read up to the size resolved.
+TEST(IoInputFilesTest, ReadingStopsAtTheResolvedSize) {
+  const TempDir dir;
+  const std::string path = dir.write("grow.tsv", "a\tb\nc\td\n");
+  const std::vector<InputFile> files = resolve_inputs({path});
+  std::ofstream(path, std::ios::app) << "e\tf\ng\th";
+  std::vector<std::string> lines;
+  for (const Segment& segment : plan_share(files, 0, 1)) {
+    LineReader reader(files[segment.file], segment, 1 << 20);
+    for (Line line; reader.next(line);) lines.emplace_back(line.text);
+  }
+  EXPECT_EQ(lines, (std::vector<std::string>{"a\tb", "c\td"}));
 }
 
 }  // namespace

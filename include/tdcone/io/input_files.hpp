@@ -24,6 +24,10 @@ struct InputFile {
   // Not a regular file (pipe, FIFO, /dev/stdin) or one whose size reads as 0
   // (procfs): read front to back by one rank, which detects its compression.
   bool stream = false;
+  // Which file this is, to tell whether other processes see the same one:
+  // device and inode, and the last modification (ns since the epoch).
+  std::uint64_t device = 0, inode = 0;
+  std::int64_t mtime_ns = 0;
 };
 
 /// The paths a path or glob names (a glob's matches sorted by byte order).
@@ -36,6 +40,21 @@ std::vector<std::string> expand_pattern(const std::string& pattern);
 /// decompressing; streams are not opened. Throws UsageError for a pattern
 /// matching nothing, a directory or a missing/unreadable file (message names it).
 std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns);
+
+/// The files `patterns` name as resolve_inputs would, each only looked up
+/// (path, size, stream, identity): not opened, so compression and frames are
+/// unknown. Throws the same UsageErrors as resolve_inputs.
+std::vector<InputFile> stat_inputs(const std::vector<std::string>& patterns);
+
+/// What makes `seen` (a file as one process sees it) another file than
+/// `reference` (the same entry as the reference process sees it), or "" when
+/// it is the same file, or the same file grown since (a longer size and a
+/// later modification: reading `reference.size` bytes of it reads what the
+/// reference saw). On the same host the same file has the same device and
+/// inode. On other hosts a shared file system keeps the inode (the device
+/// number is the host's own), and a copy staged to node-local disk keeps the
+/// size and modification time (`cp -p`, `sbcast -p`).
+std::string how_files_differ(const InputFile& seen, const InputFile& reference, bool same_host);
 
 /// A contiguous piece of one input file: bytes [begin, end) of a plain file,
 /// frames [begin, end) of a zstd file, or [0, 1) for all of a gzip, xz or
