@@ -230,19 +230,23 @@ TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vecto
     mine.push_back({segments[k].file, lines_per_segment[k], segment_fingerprints[k]});
   std::vector<std::vector<SegmentLines>> all;
   boost::mpi::all_gather(comm, mine, all);
-  std::vector<std::uint64_t> lines_before_in_file(segments.size(), 0);
   share.file_lines.assign(files.size(), 0);
   share.file_fingerprints.assign(files.size(), 0);
+  const int rank = comm.rank();
+  std::vector<std::uint64_t> lines_on_lower_ranks(files.size(), 0);  // per file
   for (int r = 0; r < comm.size(); ++r)
     for (const SegmentLines& s : all[r]) {
       // Segments arrive in (file, offset) order over the ranks: each starts where the file's lines so far end.
       share.file_fingerprints[s.file] += io::LineFingerprint::shifted(s.fingerprint, share.file_lines[s.file]);
       share.file_lines[s.file] += s.lines;
       share.total_lines += s.lines;
-      if (r < comm.rank()) share.first_pair_id += s.lines;
-      for (std::size_t k = 0; k < segments.size(); ++k)
-        if (r < comm.rank() && s.file == segments[k].file) lines_before_in_file[k] += s.lines;
+      if (r < rank) {
+        share.first_pair_id += s.lines;
+        lines_on_lower_ranks[s.file] += s.lines;
+      }
     }
+  std::vector<std::uint64_t> lines_before_in_file(segments.size(), 0);
+  for (std::size_t k = 0; k < segments.size(); ++k) lines_before_in_file[k] = lines_on_lower_ranks[segments[k].file];
   for (std::size_t k = 1; k < segments.size(); ++k)
     if (segments[k].file == segments[k - 1].file) lines_before_in_file[k] = lines_before_in_file[k - 1] + lines_per_segment[k - 1];
   for (PendingBadLine& p : pending)
