@@ -83,8 +83,11 @@ TABLES = {
 
 def build_version():
     """This checkout's version: the CMake project version, which tdcone writes as tdcone_version."""
-    with open(_CMAKE_LISTS, encoding="utf-8") as lists:
-        found = re.search(r"project\(tdcone\s+VERSION\s+([^\s)]+)", lists.read())
+    try:
+        with open(_CMAKE_LISTS, encoding="utf-8") as lists:
+            found = re.search(r"project\(tdcone\s+VERSION\s+([^\s)]+)", lists.read())
+    except OSError as error:  # the script was copied out of its checkout
+        raise ValueError(f"cannot tell this checkout's version: {error}") from None
     if not found:
         raise ValueError(f"no project(tdcone VERSION ...) in {os.path.normpath(_CMAKE_LISTS)}")
     return found.group(1)
@@ -113,7 +116,10 @@ def check_result(f, path, need, group=None):
     """Raises ValueError, one line naming `path` and what is wrong, unless the open h5py file `f` is a tdcone
     result this checkout reads and its table `group` ("pairs"; a table tdcone writes, which the file has) has
     every column tdcone writes into it. `need`: who reads it, for the message ("plot", "tdcone_frame")."""
-    problem = version_problem(f.attrs.get("tdcone_version"))
+    try:
+        problem = version_problem(f.attrs.get("tdcone_version"))
+    except ValueError as error:  # no version to compare with
+        raise ValueError(f"{need}: cannot check {path}: {error}") from None
     if problem:
         raise ValueError(f"{need}: {path} {problem}")
     if group not in TABLES or group not in f:
