@@ -1,6 +1,7 @@
 """What scripts/plot.py and scripts/tdcone_frame.py share before they import
 h5py & co.: the HDF5 filter plugin of this checkout, and their modules found
-or asked for in one clear line.
+or asked for in one clear line; and the check of a result before they read
+it (check_result: its tdcone_version and the tables they read).
 
 A python3 first on PATH (pyenv, conda, a venv) often lacks h5py while
 Debian's /usr/bin/python3 has it (scripts/install-deps.sh): run as a program,
@@ -9,6 +10,7 @@ one lacks the modules too, it stops with one line saying what to install.
 """
 import importlib
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -61,3 +63,69 @@ def setup(name, modules, program):
                f" or pip install {' '.join(missing)}")
     fix = f"run it with {SYSTEM_PYTHON} (it has them), or {install}" if system_has else install
     sys.exit(f"{name}: {sys.executable} has no module {', '.join(missing)}: {fix}")
+
+
+_CMAKE_LISTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "CMakeLists.txt")
+# The rule of version_major in src/cli/run_report.cpp: MAJOR.MINOR[.PATCH...], then optionally -/+ and anything.
+_VERSION = re.compile(r"([0-9]{1,9})\.[0-9]+(\.[0-9]+)*([-+].*)?")
+# The columns tdcone always writes into each table, and who writes it: kTables in src/cli/run_report.cpp.
+TABLES = {
+    "pairs": (("pair_id", "tdcone", "rank", "flags", "src_len", "tgt_len"), "tdcone score"),
+    "selection": (("pair_id", "rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge", "flags"),
+                  "tdcone select"),
+    "balance": (("pair_id", "combination", "kept", "rank_in_combination", "flags"), "tdcone balance"),
+    "combinations": (("combination", "before", "target", "after", "under_represented"), "tdcone balance"),
+    "labels": (("label", "n_pairs", "tdcone"), "tdcone score --by-label"),
+    "shards": (("shard", "n_pairs", "tdcone"), "tdcone score --shards"),
+    "sweep": (("threshold", "n_pairs", "n_sampled", "tdcone"), "tdcone sweep"),
+}
+
+
+def build_version():
+    """This checkout's version: the CMake project version, which tdcone writes as tdcone_version."""
+    try:
+        with open(_CMAKE_LISTS, encoding="utf-8") as lists:
+            found = re.search(r"project\(tdcone\s+VERSION\s+([^\s)]+)", lists.read())
+    except OSError as error:  # the script was copied out of its checkout
+        raise ValueError(f"cannot tell this checkout's version: {error}") from None
+    if not found:
+        raise ValueError(f"no project(tdcone VERSION ...) in {os.path.normpath(_CMAKE_LISTS)}")
+    return found.group(1)
+
+
+def version_problem(version):
+    """Why a result whose tdcone_version is `version` (None: none) is not read, or None: the rule of
+    result_version_problem in src/cli/run_report.cpp."""
+    if version is None:
+        return "is an HDF5 file but not a tdcone result (no tdcone_version attribute on /)"
+    if isinstance(version, bytes):
+        version = version.decode("utf-8", errors="replace")
+    match = _VERSION.fullmatch(str(version))
+    if not match:
+        return (f"has a tdcone_version attribute that is not a version ('{version}', not MAJOR.MINOR.PATCH): "
+                "damaged, or not written by tdcone")
+    ours = build_version()
+    major, our_major = int(match.group(1)), int(_VERSION.fullmatch(ours).group(1))
+    if major > our_major:
+        return (f"was written by tdcone {version}, a newer major version than this tdcone {ours} reads "
+                f"({our_major}.x and older): read it with tdcone {major}.x or newer")
+    return None
+
+
+def check_result(f, path, need, group=None):
+    """Raises ValueError, one line naming `path` and what is wrong, unless the open h5py file `f` is a tdcone
+    result this checkout reads and its table `group` ("pairs"; a table tdcone writes, which the file has) has
+    every column tdcone writes into it. `need`: who reads it, for the message ("plot", "tdcone_frame")."""
+    try:
+        problem = version_problem(f.attrs.get("tdcone_version"))
+    except ValueError as error:  # no version to compare with
+        raise ValueError(f"{need}: cannot check {path}: {error}") from None
+    if problem:
+        raise ValueError(f"{need}: {path} {problem}")
+    if group not in TABLES or group not in f:
+        return
+    columns, writer = TABLES[group]
+    for column in columns:
+        if column not in f[group]:
+            raise ValueError(f"{need}: {path}: /{group} has no '{column}' column, which {need} needs ({writer} "
+                             f"writes {', '.join(columns)}): a damaged, cut or hand-made file? rerun {writer}")

@@ -460,13 +460,18 @@ def figure(args):
     except OSError as error:
         sys.exit(f"plot: cannot read {args.hdf5}: {error}")
     with f:
-        found = kinds_in(f)
-        if not found:
-            sys.exit(f"plot: {args.hdf5} holds nothing to plot: no /pairs, /selection, /sweep or /shards table, "
-                     f"nor /labels or /combinations (it has: {', '.join(f.keys()) or 'no groups'})")
-        kind = found[0] if args.kind == "auto" else args.kind
-        if kind not in found:
-            sys.exit(f"plot: {args.hdf5} has no /{kind} to plot (it has: {', '.join(found)})")
+        try:
+            _tdcone_py.check_result(f, args.hdf5, "plot")  # its version, before what it holds
+            found = kinds_in(f)
+            if not found:
+                sys.exit(f"plot: {args.hdf5} holds nothing to plot: no /pairs, /selection, /sweep or /shards table, "
+                         f"nor /labels or /combinations (it has: {', '.join(f.keys()) or 'no groups'})")
+            kind = found[0] if args.kind == "auto" else args.kind
+            if kind not in found:
+                sys.exit(f"plot: {args.hdf5} has no /{kind} to plot (it has: {', '.join(found)})")
+            _tdcone_py.check_result(f, args.hdf5, "plot", TABLES.get(kind, (kind,))[0])
+        except ValueError as error:
+            sys.exit(str(error))
         fig = plt.figure(figsize=SIZES[kind])
         PLOTS[kind](f, fig, args)
         command = text(f.attrs.get("command", "tdcone"))

@@ -115,10 +115,13 @@ def read_frame(path, group="pairs", text=False):
 
     path: a tdcone result file. group: "pairs", "selection", "sweep", "shards", ... (a leading "/" is fine).
     text: also the input text of each row (src/tgt for pairs, text for a selection) through
-    `tdcone export --to jsonl --text`. Raises KeyError for a group the file lacks.
+    `tdcone export --to jsonl --text`. Raises KeyError for a group the file lacks, ValueError for a file
+    that is not a tdcone result this checkout reads (a newer major tdcone_version, none, or a table that
+    lacks a column tdcone writes).
     """
     group = group.strip("/")
     with h5py.File(path, "r") as f:
+        _tdcone_py.check_result(f, path, "tdcone_frame", group)
         if group not in f or not isinstance(f[group], h5py.Group):
             have = [name for name in f if isinstance(f[name], h5py.Group)]
             raise KeyError(f"tdcone_frame: {path} has no /{group} (it has: {', '.join('/' + n for n in have)})")

@@ -105,7 +105,8 @@ void build(CLI::App& app, Commands& c) {
   add_select_options(c.options_of(c.select_cmd), c.select);
   c.export_cmd = add_command(app, c, "export",
                              "Write a table of a tdcone HDF5 result as TSV or JSON lines: filtered, sorted, top N, "
-                             "optionally joined with the input text (checked against the run's inputs)");
+                             "optionally joined with the input text (checked against the run's inputs). A result "
+                             "of a newer major tdcone_version, or whose table lacks a column tdcone writes, is refused");
   add_export_options(c.options_of(c.export_cmd), c.export_options);
   // info has no configuration and no long phases: no --config, no --progress-every
   // (--quiet, which every command takes, changes nothing).

@@ -41,14 +41,11 @@ void check_ranking_inputs(const h5::Reader& reader, const std::string& path, con
 // Per local pair: the sort key of --rank-by from the --ranking file (lower first).
 std::vector<double> keys_from_ranking(const BalanceOptions& o, const text::TokenizedShare& share) {
   const h5::Reader reader(o.ranking);
+  check_tdcone_result(reader, o.ranking);
+  check_result_table(reader, o.ranking, o.rank_by == "tdcone" ? "/pairs" : "/selection", "--rank-by " + o.rank_by);
   check_ranking_inputs(reader, o.ranking, share);
-  if (o.rank_by == "tdcone") {
-    if (!reader.exists("/pairs/tdcone"))
-      throw UsageError(cat("--rank-by tdcone: ", o.ranking, " has no /pairs/tdcone (a tdcone score result has it)"));
+  if (o.rank_by == "tdcone")
     return reader.read_double("/pairs/tdcone", share.first_pair_id, share.size());  // this rank's pairs only
-  }
-  if (!reader.exists("/selection/rank"))
-    throw UsageError(cat("--rank-by cynical: ", o.ranking, " has no /selection (a tdcone select result has it)"));
   const std::vector<std::uint64_t> pair_id = reader.read_uint("/selection/pair_id"), rank = reader.read_uint("/selection/rank");
   // Rows are in selection order: this rank picks out its pairs (a line the selection did not rank goes last).
   std::vector<double> keys(share.size(), std::nan(""));

@@ -220,7 +220,8 @@ void add_balance_options(OptionSet& o, BalanceOptions& b) {
         "(--ranking); random: a seeded random order (--seed). Ties by pair_id",
         one_of({"tdcone", "cynical", "random"}));
   o.add("ranking", b.ranking, "A tdcone score (for --rank-by tdcone) or select (for --rank-by cynical) result of the "
-        "same corpus files (checked by their recorded line counts and fingerprints)");
+        "same corpus files (checked by their recorded line counts and fingerprints), of this or an older major "
+        "tdcone_version, with every /pairs (or /selection) column");
   o.add("seed", b.seed, "Seed of --rank-by random (the subset does not depend on the rank count)", whole_number(0, kAnyCount));
   o.add_switch("by-label", b.by_label,
                "Also score every label combination and value in the same pass (/labels, as score --by-label; the "

@@ -337,6 +337,7 @@ void write_export(const ExportOptions& options, std::ostream& out, const std::st
   check_tdcone_result(reader, options.hdf5);
   const std::string group = "/" + options.group;
   if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
+  check_result_table(reader, options.hdf5, group, "export");
   const Table table = read_table(reader, options.hdf5, group);
   std::vector<std::size_t> rows = choose_rows(options, reader, table);
   Sink sink(out, out_name, zstd);

@@ -81,10 +81,10 @@ def balance(f):
     c["under_represented"] = np.array([0, 0, 0, 1], np.uint8)
 for name, rel in (("labels.h5", False), ("labels-rel.h5", True)):
     with h5py.File(name, "w") as f:
-        f.attrs["command"] = "score"
+        f.attrs["tdcone_version"], f.attrs["command"] = "0.1.0", "score"
         labels(f, rel)
 with h5py.File("balance.h5", "w") as f:
-    f.attrs["command"] = "balance"
+    f.attrs["tdcone_version"], f.attrs["command"] = "0.1.0", "balance"
     labels(f, False)
     balance(f)
 PY
@@ -98,7 +98,7 @@ echo "ok: labels (with and without TD-CONE_REL), balance; auto prefers them"
 "$PY" - <<'PY'
 import h5py
 with h5py.File("empty.h5", "w") as f:
-    f.attrs["command"] = "score"
+    f.attrs["tdcone_version"], f.attrs["command"] = "0.1.0", "score"
     f.create_group("corpus")
 PY
 expect_failure 1 "empty.h5 holds nothing to plot: no /pairs, /selection, /sweep or /shards" -- "$PY" "$PLOT" empty.h5 --output x.png

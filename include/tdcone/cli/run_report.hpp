@@ -2,6 +2,7 @@
 // What every command writes about its run: root attributes, bad-line report.
 #include <boost/mpi/communicator.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,9 +56,27 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
                           const text::TokenizedShare& share, const LineCounts& counts);
 
-/// Throws IoError unless `reader` (the file `path`) is a tdcone result: one
-/// whose root has the tdcone_version that write_run_attributes puts there.
+/// The major version of a tdcone_version ("0.1.0": 0), or nullopt when the
+/// text is not a version: MAJOR.MINOR[.PATCH...], digits, then optionally a
+/// '-' or '+' and anything ("1.0.0-rc1").
+std::optional<std::uint64_t> version_major(const std::string& version);
+
+/// Why this tdcone does not read a result whose root attribute tdcone_version
+/// is `version` (nullopt: there is none), or "": the attribute must be there,
+/// be a version, and its major not be newer than this build's (TDCONE_VERSION,
+/// the CMake project version). Results of older versions are read.
+std::string result_version_problem(const std::optional<std::string>& version);
+
+/// Throws IoError (exit status 1) unless `reader` (the file `path`) is a tdcone
+/// result this tdcone reads: see result_version_problem.
 void check_tdcone_result(const h5::Reader& reader, const std::string& path);
+
+/// Throws IoError (exit status 1), saying what writes it, unless the result
+/// `path` has the table `group` ("/pairs") with every column tdcone always
+/// writes into it (SPEC §8). `need`: who needs it, for the message ("export",
+/// "--rank-by tdcone"). A group tdcone does not write is not checked.
+void check_result_table(const h5::Reader& reader, const std::string& path, const std::string& group,
+                        const std::string& need);
 
 /// The `/pairs` table (one row per input line of this rank's share), with a
 /// progress line per column written on rank 0. Collective.
