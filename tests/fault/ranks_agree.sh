@@ -21,6 +21,11 @@ bounded 60 2 "argument 4 is '--reverse' here but '--output' there (here: rank 1 
 bounded 60 2 "argument 3 is 'n1/c.tsv' here but 'ref.tsv' there" -- \
   mpirun --oversubscribe -n 1 "$TDCONE" select --representative ref.tsv --available n1/c.tsv --output s.h5 : -n 1 \
   "$TDCONE" select --representative n1/c.tsv --available n1/c.tsv --output s.h5
+# Another --output on the last of 4 ranks (collective MPI-IO calls with other
+# file names hang inside MPI_File_open).
+bounded 60 2 "rank 3: the command line differs from rank 0's: argument 5 is 'p3.h5' here but 'p.h5' there" -- \
+  mpirun --oversubscribe -n 3 "$TDCONE" score --input n1/c.tsv --output p.h5 : -n 1 "$TDCONE" score --input n1/c.tsv --output p3.h5
+[ ! -e p.h5 ] && [ ! -e p3.h5 ] && ! ls ./p*.partial-* 2>/dev/null || fail "another --output per rank left a file"
 # A config file that differs between nodes (here: between working directories).
 printf 'reverse = false\n' > n1/job.toml
 printf 'reverse = true\n' > n2/job.toml
