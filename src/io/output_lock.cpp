@@ -6,10 +6,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <csignal>
 #include <cstring>
 #include <iterator>
-#include <algorithm>
+#include <thread>
 
 #include "tdcone/error.hpp"
 
@@ -46,9 +47,15 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
       const int error = errno;
       if (error == EWOULDBLOCK) {
-        char holder[300] = {};
-        const ssize_t got = ::pread(fd, holder, sizeof holder - 1, 0);
-        std::string who = got > 0 ? std::string(holder, static_cast<std::size_t>(got)) : "";
+        // The holder writes its line just after it takes the lock: give it a moment.
+        std::string who;
+        for (int attempt = 0; attempt < 50 && who.empty(); ++attempt) {
+          if (attempt > 0) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+          char holder[300] = {};
+          const ssize_t got = ::pread(fd, holder, sizeof holder - 1, 0);
+          who = got > 0 ? std::string(holder, static_cast<std::size_t>(got)) : "";
+          if (!who.empty() && who.back() != '\n') who.clear();  // still being written
+        }
         while (!who.empty() && who.back() == '\n') who.pop_back();
         ::close(fd);
         throw IoError(cat("another tdcone job is writing ", path, " (lock ", lock_path_, " held",
