@@ -163,14 +163,14 @@ class MatrixGrowth {
 // what the fullest rank needs: each part the largest of any rank's. Collective.
 mpi::CollectiveError over_budget_error(const boost::mpi::communicator& comm, const MemoryNeed& mine, double held,
                                        bool over_here, double done, const AccumulateLimits& limits) {
-  double parts[3] = {mine.shared, mine.split, mine.buffers};
-  MPI_Allreduce(MPI_IN_PLACE, parts, 3, MPI_DOUBLE, MPI_MAX, comm);
+  double parts[4] = {mine.shared, mine.split, mine.buffers, mine.buffers_growth};
+  MPI_Allreduce(MPI_IN_PLACE, parts, 4, MPI_DOUBLE, MPI_MAX, comm);
   struct {
     double held;
     int rank;
   } over{over_here ? held : -1, comm.rank()}, fullest{};
   MPI_Allreduce(&over, &fullest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
-  const MemoryNeed need{parts[0], parts[1], parts[2], mine.buffers_growth};
+  const MemoryNeed need{parts[0], parts[1], parts[2], parts[3]};
   return mpi::CollectiveError(
       cat("rank ", fullest.rank, ": the alignment matrix does not fit --memory ", format_bytes(limits.memory_bytes),
           ": after ", static_cast<int>(100 * done), "% of the pairs this rank holds ", format_bytes(fullest.held),

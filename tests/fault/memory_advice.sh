@@ -23,6 +23,13 @@ for budget in 8 60 100; do
   "$PY" "$HERE/../e2e/compare_h5.py" free.h5 "advised-$budget.h5" || fail "--memory ${advised}M changes the results"
   echo "ok: --memory ${budget}M is refused with 'try --memory ${advised}M', which succeeds with the same results"
 done
+# The other half of the last advice: as many ranks, the same budget.
+ranks=$(grep -o "or at least [0-9]* ranks" "$WORK/err.txt" | tr -dc 0-9)
+[ -n "$ranks" ] && [ "$ranks" -gt 2 ] || fail "--memory 100M on 2 ranks: no rank count advised: $(cat "$WORK/err.txt")"
+run_mpi "$ranks" "${score[@]}" --memory 100M --output ranks.h5 >/dev/null 2>ranks.err \
+  || fail "--memory 100M advised $ranks ranks, which fail: $(grep error ranks.err)"
+"$PY" "$HERE/../e2e/compare_h5.py" free.h5 ranks.h5 || fail "$ranks ranks change the results"
+echo "ok: --memory 100M is refused with 'or at least $ranks ranks', which succeed with the same results"
 
 # ulimit -v KiB: per process, less what MPI and the libraries mapped at start.
 limited=(bash -c 'ulimit -v "$0" && exec "$@"')
@@ -35,8 +42,10 @@ budget=$(grep -oh -- '--memory [0-9.]* MiB' limited.out limited.err | head -1 | 
 [ "$budget" -lt 313 ] || fail "the default budget under ulimit -v 400000 (391 MiB) is ${budget} MiB, more than 80% of it"
 echo "ok: the default budget is 80% of what ulimit -v leaves a rank (${budget} MiB of 391 MiB)"
 
-bounded 120 1 "out of memory in align (--memory 4.00 GiB per rank; this machine's is .* address-space limit" -- \
-  "${limited[@]}" 300000 "${mpi2[@]}" "${score[@]}" --memory 4G --output oom.h5
+# 64 MiB more than MPI and the libraries take: room for the shares, not for the matrix.
+mapped=$(grep -oh "less the [0-9]* MiB mapped at start" limited.out limited.err | head -1 | tr -dc 0-9)
+bounded 120 1 "out of memory in [a-z ]* (--memory 4.00 GiB per rank; this machine's is .* address-space limit" -- \
+  "${limited[@]}" $(((mapped + 64) * 1024)) "${mpi2[@]}" "${score[@]}" --memory 4G --output oom.h5
 grep -q "try --memory [0-9]*M or more ranks" "$WORK/err.txt" || fail "out of memory without a budget to try: $(cat "$WORK/err.txt")"
 ! grep -q "bad_alloc" "$WORK/err.txt" || fail "a bare std::bad_alloc: $(cat "$WORK/err.txt")"
 [ ! -e oom.h5 ] && ! ls oom.h5.* >/dev/null 2>&1 || fail "output left after running out of memory"
