@@ -3,10 +3,12 @@
 
 #include <csignal>
 #include <cstdio>
+#include <new>
 #include <string_view>
 
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
 
 int main(int argc, char** argv) {
   // Before MPI's start-up, which takes a while: a signal that early still ends
@@ -25,6 +27,10 @@ int main(int argc, char** argv) {
   } catch (const tdcone::mpi::CollectiveError& e) {
     if (world.rank() == 0) std::fprintf(stderr, "tdcone: error: %s\n", e.what());
     return e.exit_status;
+  } catch (const std::bad_alloc&) {  // outside a local step, e.g. in a collective call
+    std::fprintf(stderr, "tdcone: rank %d: error: %s\n", world.rank(), tdcone::pipeline::out_of_memory_message().c_str());
+    if (world.size() > 1) world.abort(1);
+    return 1;
   } catch (const std::exception& e) {
     // Only this rank failed: stop the others rather than leave them waiting.
     std::fprintf(stderr, "tdcone: rank %d: error: %s\n", world.rank(), e.what());

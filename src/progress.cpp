@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "tdcone/pipeline/memory_budget.hpp"
+
 namespace tdcone {
 
 using Clock = std::chrono::steady_clock;
@@ -17,7 +19,9 @@ bool quiet() { return quiet_run; }
 
 Progress::Progress(bool enabled, std::string phase, std::string unit, std::string scope, int ranks)
     : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)),
-      scope_(scope.empty() || ranks <= 1 ? "" : scope + ": "), ranks_(ranks), last_print_(Clock::now()) {}
+      scope_(scope.empty() || ranks <= 1 ? "" : scope + ": "), ranks_(ranks), last_print_(Clock::now()) {
+  pipeline::note_memory_phase(phase_);  // every phase has its Progress: an allocation failure names it
+}
 
 void Progress::update(std::uint64_t done, double fraction, const std::string& note) {
   if (!enabled_ || progress_interval <= 0 || quiet_run) return;

@@ -163,9 +163,9 @@ void EngineOptions::add_to(OptionSet& o) {
   o.add("embeddings", embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed) for --align static");
   o.add("memory", memory,
         "Memory per rank (e.g. 1500M, 4G, 4GiB: K, M, G, T are powers of 1024; a bare number is bytes): bounds the "
-        "exchange buffers; a run whose share of the alignment matrix cannot fit stops early and says how many ranks "
-        "or how much --memory it needs (default: 80% of the node's memory or cgroup limit, divided by the ranks on "
-        "the node)",
+        "exchange buffers; a run whose share of the alignment matrix cannot fit stops early with the --memory (its "
+        "measured need plus 25%) or the ranks that will fit (default: 80% of the smallest of the node's memory and "
+        "its cgroup limit, memory.max, divided by the ranks on the node, and of what ulimit -v leaves each rank)",
         memory_size(pipeline::SizeOf::budget));
   o.add("round-size", round_size,
         "Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth of "

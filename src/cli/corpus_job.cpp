@@ -123,11 +123,14 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob
   config.align = engine.align == "static" ? align::AlignMode::embedding : align::AlignMode::uniform;
   config.embeddings = engine.embeddings;
   config.rel_lambda = reference.rel_lambda;
+  const pipeline::MachineBudget machine = pipeline::default_memory_budget(comm);
   mpi::collective_step(comm, [&] {
     config.memory_bytes =
-        engine.memory.empty() ? pipeline::default_memory_budget(comm) : pipeline::parse_memory_size(engine.memory, "--memory", pipeline::SizeOf::budget);
+        engine.memory.empty() ? machine.bytes : pipeline::parse_memory_size(engine.memory, "--memory", pipeline::SizeOf::budget);
     if (!engine.round_size.empty()) config.round_bytes = pipeline::parse_memory_size(engine.round_size, "--round-size", pipeline::SizeOf::buffer);
   });
+  config.machine_bytes = machine.bytes;
+  pipeline::note_memory_budget(config.memory_bytes, machine);
   JobScores scores;
   static_cast<pipeline::EngineResult&>(scores) =
       pipeline::run_score_engine(comm, job.share, job.reference ? &*job.reference : nullptr, job.vocabulary, groups, config);
@@ -141,6 +144,7 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob
                    (unsigned long long)job.counts.scored, job.side_option[side].c_str());
   scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
   scores.memory_budget = config.memory_bytes;
+  if (engine.memory.empty()) scores.memory_rule = machine.rule;
   boost::mpi::all_gather(comm, pipeline::peak_rss_bytes(), scores.peak_rss);
   return scores;
 }
@@ -193,7 +197,8 @@ void print_summary(const boost::mpi::communicator& comm, const std::string& comm
   for (const auto& phase : scores.phases) std::printf(" %s %.2f", phase.name.c_str(), phase.seconds);
   std::printf("\n  peak memory ");
   for (std::size_t r = 0; r < peak.size(); ++r) std::printf("%s%s", r ? ", " : " ", pipeline::format_bytes(peak[r]).c_str());
-  std::printf(" per rank (--memory %s)\n", pipeline::format_bytes(scores.memory_budget).c_str());
+  std::printf(" per rank (--memory %s%s%s)\n", pipeline::format_bytes(scores.memory_budget).c_str(),
+              scores.memory_rule.empty() ? "" : ": ", scores.memory_rule.c_str());
 }
 
 }  // namespace tdcone::cli

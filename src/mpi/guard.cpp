@@ -7,9 +7,11 @@
 #include <chrono>
 #include <cstdio>
 #include <map>
+#include <new>
 #include <thread>
 
 #include "tdcone/error.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
 
 namespace tdcone::mpi {
 
@@ -102,6 +104,9 @@ int run_local_step(const std::function<void()>& step, std::string& message, bool
   } catch (const UsageError& e) {
     message = e.what();
     return 2;
+  } catch (const std::bad_alloc&) {
+    message = pipeline::out_of_memory_message();
+    return 1;
   } catch (const std::exception& e) {
     message = e.what();
     return 1;

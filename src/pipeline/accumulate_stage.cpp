@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <limits>
+#include <utility>
+#include <vector>
 
 #include "tdcone/entropy/subset_scores.hpp"
 #include "tdcone/error.hpp"
@@ -131,6 +134,51 @@ void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMat
   jobs.clear();
 }
 
+// The bytes of a rank's matrix as the pairs go by, to project them to the end.
+class MatrixGrowth {
+ public:
+  explicit MatrixGrowth(std::uint64_t empty) : points_{{0.0, static_cast<double>(empty)}} {}
+  /// The bytes at the end, from `bytes` after a fraction `done` of the pairs.
+  /// New cells come ever rarer as pairs repeat earlier ones: the rate of the
+  /// latter half so far is at least the rate still to come.
+  double at_end(double done, double bytes) {
+    points_.push_back({done, bytes});
+    auto half = points_.begin();
+    while (std::next(half) != points_.end() && std::next(half)->first <= done / 2) ++half;
+    const double rate = done > half->first ? (bytes - half->second) / (done - half->first) : 0;
+    return bytes + std::max(rate, 0.0) * (1 - done);
+  }
+  /// Bytes for all the pairs at the average rate so far (no less than any later rate).
+  double per_pass() const {
+    const auto& [done, bytes] = points_.back();
+    return done > 0 ? bytes / done : 0;
+  }
+  double done() const { return points_.back().first; }
+
+ private:
+  std::vector<std::pair<double, double>> points_;  // (fraction of the pairs done, bytes)
+};
+
+// The error every rank raises when some rank's matrix outgrew the budget, with
+// what the fullest rank needs: each part the largest of any rank's. Collective.
+mpi::CollectiveError over_budget_error(const boost::mpi::communicator& comm, const MemoryNeed& mine, double held,
+                                       bool over_here, double done, const AccumulateLimits& limits) {
+  double parts[4] = {mine.shared, mine.split, mine.buffers, mine.buffers_growth};
+  MPI_Allreduce(MPI_IN_PLACE, parts, 4, MPI_DOUBLE, MPI_MAX, comm);
+  struct {
+    double held;
+    int rank;
+  } over{over_here ? held : -1, comm.rank()}, fullest{};
+  MPI_Allreduce(&over, &fullest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
+  const MemoryNeed need{parts[0], parts[1], parts[2], parts[3]};
+  return mpi::CollectiveError(
+      cat("rank ", fullest.rank, ": the alignment matrix does not fit --memory ", format_bytes(limits.memory_bytes),
+          ": after ", static_cast<int>(100 * done), "% of the pairs this rank holds ", format_bytes(fullest.held),
+          " and would need about ", format_bytes(need.shared + need.split + need.buffers), " at the end; ",
+          memory_advice(need, comm.size(), limits.memory_bytes, limits.machine_bytes)),
+      2);
+}
+
 }  // namespace
 
 void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
@@ -146,33 +194,37 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
   const auto all_pairs = static_cast<double>(share.total_lines);
   int status = 0;
   std::string message;
+  MatrixGrowth growth(matrix.bytes());
+  MemoryNeed need;
+  double held = 0;
+  bool over_budget = false;
   for (;;) {
     if (status == 0) status = mpi::run_local_step([&] { writer.fill(next, round_words); }, message);
-    // One agreement a round: failures, pairs left, words to send, pairs done.
+    // One agreement a round: failures, pairs left, words to send, pairs done, ranks over the budget.
     std::uint64_t words = 0;
     for (const auto& box : writer.outbox()) words += box.size();
     const std::vector<std::uint64_t> round = mpi::sum_all(
-        comm, std::vector<std::uint64_t>{status != 0 ? 1u : 0u, share.size() - next, words, next});
+        comm, std::vector<std::uint64_t>{status != 0 ? 1u : 0u, share.size() - next, words, next, over_budget ? 1u : 0u});
     if (round[0] > 0) {
       throw mpi::collective_error(*mpi::first_failure(comm, status, message));
     }
+    if (round[4] > 0) throw over_budget_error(comm, need, held, over_budget, growth.done(), limits);
     progress.update(round[3], all_pairs > 0 ? round[3] / all_pairs : 1.0);
     if (round[1] == 0 && round[2] == 0) break;
 
     const auto inbox = mpi::all_to_all(comm, writer.outbox());
-    status = mpi::run_local_step([&] {
-      add_messages(inbox, matrix, max_jobs, jobs);
-      const double held = static_cast<double>(limits.held_bytes + matrix.bytes() + writer.buffer_bytes() +
-                                              inbox.records.capacity() * 4 + jobs.capacity() * sizeof(mpi::RowJob));
-      if (limits.memory_bytes > 0 && held > static_cast<double>(limits.memory_bytes)) {
-        const double done = all_pairs > 0 ? std::max(round[3] / all_pairs, 1e-3) : 1.0;
-        const double needed = static_cast<double>(limits.held_bytes) + (held - static_cast<double>(limits.held_bytes)) / done;
-        throw UsageError(cat("the alignment matrix does not fit --memory ", format_bytes(limits.memory_bytes),
-                             ": after ", static_cast<int>(100 * done), "% of the pairs this rank holds ",
-                             format_bytes(held), " and would need about ", format_bytes(needed), "; ",
-                             budget_advice(comm.size(), needed, limits.memory_bytes)));
-      }
-    }, message);
+    status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs, jobs); }, message);
+    const double done = all_pairs > 0 ? round[3] / all_pairs : 1.0;
+    const double buffers = static_cast<double>(writer.buffer_bytes() + inbox.records.capacity() * 4 +
+                                               jobs.capacity() * sizeof(mpi::RowJob));
+    const double matrix_now = static_cast<double>(matrix.bytes());
+    held = static_cast<double>(limits.held_bytes) + matrix_now + buffers;
+    need.shared = static_cast<double>(limits.shared_bytes);
+    need.split = static_cast<double>(limits.held_bytes - limits.shared_bytes) + growth.at_end(done, matrix_now) +
+                 growth.per_pass() * limits.later_pass;
+    need.buffers = buffers;
+    need.buffers_growth = limits.round_growth;
+    over_budget = limits.memory_bytes > 0 && held > static_cast<double>(limits.memory_bytes);
   }
   progress.finish(static_cast<std::uint64_t>(all_pairs));
 }

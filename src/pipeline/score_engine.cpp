@@ -20,21 +20,20 @@ namespace {
 // About eight rounds a rank: every round merges the new cells of each bucket
 // into it, so a few large rounds cost less than many small ones, and buffers
 // that follow the rank's share shrink with the rank count. At most 128 MiB
-// and a sixteenth of the budget, so the matrix keeps the rest.
-std::uint64_t round_bytes(const EngineConfig& config, const text::TokenizedShare& share) {
-  if (config.round_bytes > 0) return config.round_bytes;
+// and a sixteenth of the budget, so the matrix keeps the rest. Also how much
+// larger they would be under any budget (for the advice).
+void set_rounds(AccumulateLimits& limits, const EngineConfig& config, const text::TokenizedShare& share) {
+  if (config.round_bytes > 0) {
+    limits.round_bytes = config.round_bytes;
+    limits.round_growth = 1;
+    return;
+  }
   // Messages are 4-byte words: each pair's types and a header, y\x to about two owners.
   const std::uint64_t message_bytes = 8 * (share.types.size() + 6 * share.size());
   constexpr std::uint64_t mib = std::uint64_t{1} << 20;
-  return std::clamp<std::uint64_t>(message_bytes / 8, mib, std::max(std::min(config.memory_bytes / 16, 128 * mib), mib));
-}
-
-// The shares stay in memory throughout: they alone must leave as much room again for the matrix.
-void check_held_bytes_fit(const boost::mpi::communicator& comm, std::uint64_t held, std::uint64_t budget) {
-  if (budget == 0 || held * 2 <= budget) return;
-  throw UsageError(cat("--memory ", format_bytes(budget), " per rank is too small: rank ", comm.rank(), " holds ",
-                       format_bytes(held), " of tokenized pairs before any matrix cell; ",
-                       budget_advice(comm.size(), 2.0 * held, budget)));
+  const std::uint64_t unbounded = std::clamp<std::uint64_t>(message_bytes / 8, mib, 128 * mib);
+  limits.round_bytes = std::min(unbounded, std::max(config.memory_bytes / 16, mib));
+  limits.round_growth = static_cast<double>(unbounded) / static_cast<double>(limits.round_bytes);
 }
 
 class PhaseClock {
@@ -57,8 +56,8 @@ class PhaseClock {
 EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::TokenizedShare& corpus,
                               const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
                               const entropy::PairGroups& groups, const EngineConfig& config) {
+  // The shares stay in memory throughout; a budget too small for them is refused after the first round, measured.
   const std::uint64_t held = corpus.bytes() + (reference ? reference->bytes() : 0) + vocabulary.bytes();
-  mpi::collective_step(comm, [&] { check_held_bytes_fit(comm, held, config.memory_bytes); });
   EngineResult result;
   PhaseClock clock(result.phases);
   const bool progress_here = comm.rank() == 0;
@@ -78,22 +77,27 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
 
   AccumulateLimits limits;
   limits.memory_bytes = config.memory_bytes;
-  limits.round_bytes = round_bytes(config, corpus);
+  set_rounds(limits, config, corpus);
   limits.held_bytes = held;
+  limits.shared_bytes = vocabulary.bytes();
+  limits.machine_bytes = config.machine_bytes;
+  if (reference && corpus.total_lines > 0)
+    limits.later_pass = static_cast<double>(reference->total_lines) / static_cast<double>(corpus.total_lines);
   mpi::PartitionedMatrix q(*layout, mpi::WeightScale(corpus.total_lines));
   {
     Progress progress(progress_here, "align", "pairs", "all ranks", comm.size());
     accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, q, limits, progress, &result.pair_tdcone);
   }
+  q.finish();  // before the reference's rounds: its round scratch goes
   std::optional<mpi::PartitionedMatrix> p;
   if (reference) {
     p.emplace(layout->with_groups(1), mpi::WeightScale(reference->total_lines));
     limits.held_bytes += q.bytes();
-    limits.round_bytes = round_bytes(config, *reference);
+    set_rounds(limits, config, *reference);
+    limits.later_pass = 0;
     Progress progress(progress_here, "align reference", "pairs", "all ranks", comm.size());
     accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress, nullptr);
   }
-  q.finish();
   if (p) p->finish();
   clock.lap("align");
 

@@ -29,7 +29,7 @@ PY
 echo "ok: budgets change the rounds, not the results; phase times and peak memory stored"
 
 for n in 1 2 3; do
-  expect_failure 2 "needs at least [0-9]* ranks or --memory [0-9]*M" -- run_mpi "$n" score --input corpus.tsv --memory 4M --output tiny.h5
+  expect_failure 2 "does not fit --memory 4 MiB: .*; try --memory [0-9]*M" -- run_mpi "$n" score --input corpus.tsv --memory 4M --output tiny.h5
   [ ! -e tiny.h5 ] && ! ls tiny.h5.partial* >/dev/null 2>&1 || fail "output left by a too-small --memory on $n ranks"
 done
 expect_failure 2 "alignment matrix does not fit" -- run_mpi 2 score --input corpus.tsv --memory 24M --output tiny.h5

@@ -44,6 +44,7 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
 /// The engine's result, with the run's figures for the summary and the file.
 struct JobScores : pipeline::EngineResult {
   std::uint64_t memory_budget = 0;           // bytes per rank
+  std::string memory_rule;                   // how the default budget was found ("" for --memory)
   std::vector<std::uint64_t> peak_rss;       // bytes, per rank (every rank has all)
 };
 

@@ -26,6 +26,10 @@ struct AccumulateLimits {
   std::uint64_t round_bytes = 64 << 20;  // one round's send buffers (about the same is received)
   std::uint64_t memory_bytes = 0;        // --memory: what may be held at once (0: no check)
   std::uint64_t held_bytes = 0;          // already held outside the matrix (the tokenized shares)
+  std::uint64_t shared_bytes = 0;        // of held_bytes, what every rank holds (the vocabulary)
+  double round_growth = 1;               // rounds of --memory/16 grow this much at most under a larger budget
+  double later_pass = 0;                 // a later pass's pairs (the reference), in this pass's: its matrix must fit too
+  std::uint64_t machine_bytes = 0;       // this machine's budget per rank, the most to advise
 };
 
 /// Adds every scored pair of `share` to `matrix`, pair i in group

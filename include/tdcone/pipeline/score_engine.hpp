@@ -26,6 +26,7 @@ struct EngineConfig {
   std::string embeddings;         // static word vectors for --align static; empty: uniform over y\x
   double rel_lambda = 0.1;        // SPEC §4 smoothing of Q (--rel-lambda)
   std::uint64_t memory_bytes = 0; // per rank (--memory): round buffers and the rank's part of M must fit
+  std::uint64_t machine_bytes = 0; // this machine's budget per rank (default_memory_budget): the most to advise
   std::uint64_t round_bytes = 0;  // messages a rank sends per exchange round (--round-size); 0: automatic
   // Also rank each pair within its group (rank_groups[i] < rank_group_count;
   // e.g. a label combination), from the same sort as the global rank.
