@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "tdcone/cli/commands.hpp"
+#include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
-#include "tdcone/pipeline/memory_budget.hpp"
 
 int main(int argc, char** argv) {
   // Before MPI's start-up, which takes a while: a signal that early still ends
@@ -28,7 +28,7 @@ int main(int argc, char** argv) {
     if (world.rank() == 0) std::fprintf(stderr, "tdcone: error: %s\n", e.what());
     return e.exit_status;
   } catch (const std::bad_alloc&) {  // outside a local step, e.g. in a collective call
-    std::fprintf(stderr, "tdcone: rank %d: error: %s\n", world.rank(), tdcone::pipeline::out_of_memory_message().c_str());
+    std::fprintf(stderr, "tdcone: rank %d: error: %s\n", world.rank(), tdcone::out_of_memory_message().c_str());
     if (world.size() > 1) world.abort(1);
     return 1;
   } catch (const std::exception& e) {

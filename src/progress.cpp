@@ -2,8 +2,6 @@
 
 #include <cstdio>
 
-#include "tdcone/pipeline/memory_budget.hpp"
-
 namespace tdcone {
 
 using Clock = std::chrono::steady_clock;
@@ -11,16 +9,19 @@ using Clock = std::chrono::steady_clock;
 namespace {
 double progress_interval = 2.0;  // seconds
 bool quiet_run = false;
+std::string phase_now;  // of the latest Progress
 }  // namespace
 
 void set_progress_interval(double seconds) { progress_interval = seconds; }
 void set_quiet(bool quiet) { quiet_run = quiet; }
 bool quiet() { return quiet_run; }
 
+const std::string& current_phase() { return phase_now; }
+
 Progress::Progress(bool enabled, std::string phase, std::string unit, std::string scope, int ranks)
     : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)),
       scope_(scope.empty() || ranks <= 1 ? "" : scope + ": "), ranks_(ranks), last_print_(Clock::now()) {
-  pipeline::note_memory_phase(phase_);  // every phase has its Progress: an allocation failure names it
+  phase_now = phase_;  // every phase has its Progress: a failure can name it
 }
 
 void Progress::update(std::uint64_t done, double fraction, const std::string& note) {

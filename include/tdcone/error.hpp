@@ -1,6 +1,7 @@
 #pragma once
 // Errors carry their context (file, line, option) in the message; they are
 // caught once at the command boundary (see mpi/guard.hpp and main.cpp).
+#include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
@@ -24,5 +25,11 @@ std::string cat(const Parts&... parts) {
   (out << ... << parts);
   return out.str();
 }
+
+/// What an allocation failure (std::bad_alloc) reports where it is caught
+/// (mpi/guard, main): "out of memory", or what `explain` returns once set by
+/// the layer that knows the memory budget (pipeline/memory_budget).
+std::string out_of_memory_message();
+void set_out_of_memory_message(std::function<std::string()> explain);
 
 }  // namespace tdcone

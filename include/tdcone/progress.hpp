@@ -50,6 +50,10 @@ void set_progress_interval(double seconds);
 void set_quiet(bool quiet);
 bool quiet();
 
+/// The phase of the latest Progress made on this rank ("align"), for messages
+/// about a failure in it; "" before the first.
+const std::string& current_phase();
+
 /// "1.23M", "45.6k", "789".
 std::string human_count(double value);
 

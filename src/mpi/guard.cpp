@@ -11,7 +11,6 @@
 #include <thread>
 
 #include "tdcone/error.hpp"
-#include "tdcone/pipeline/memory_budget.hpp"
 
 namespace tdcone::mpi {
 
@@ -105,7 +104,7 @@ int run_local_step(const std::function<void()>& step, std::string& message, bool
     message = e.what();
     return 2;
   } catch (const std::bad_alloc&) {
-    message = pipeline::out_of_memory_message();
+    message = out_of_memory_message();
     return 1;
   } catch (const std::exception& e) {
     message = e.what();

@@ -18,6 +18,7 @@
 #include <string>
 
 #include "tdcone/error.hpp"
+#include "tdcone/progress.hpp"
 
 namespace tdcone::pipeline {
 
@@ -139,7 +140,6 @@ std::uint64_t rlimit_bytes(int resource) {
 }
 
 struct MemoryContext {
-  std::string phase;
   std::uint64_t budget = 0;
   MachineBudget machine;
 };
@@ -233,18 +233,17 @@ MachineBudget default_memory_budget(MPI_Comm comm) {
   return budget;
 }
 
-void note_memory_phase(const std::string& phase) { memory_context().phase = phase; }
-
 void note_memory_budget(std::uint64_t budget, const MachineBudget& machine) {
   memory_context().budget = budget;
   memory_context().machine = machine;
+  set_out_of_memory_message(explain_out_of_memory);
 }
 
-std::string out_of_memory_message() {
+std::string explain_out_of_memory() {
   const MemoryContext& context = memory_context();
   const std::uint64_t machine = context.machine.bytes;
   std::string message = "out of memory";
-  if (!context.phase.empty()) message += " in " + context.phase;
+  if (!current_phase().empty()) message += " in " + current_phase();
   if (context.budget > 0)
     message += cat(" (--memory ", format_bytes(static_cast<double>(context.budget)), " per rank; this machine's is ",
                    format_bytes(static_cast<double>(machine)), ", ", context.machine.rule, ")");

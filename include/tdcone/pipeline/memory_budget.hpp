@@ -73,12 +73,12 @@ std::uint64_t cgroup_limit_value(const std::string& text);
 /// smallest). Collective.
 MachineBudget default_memory_budget(MPI_Comm comm);
 
-/// Remembered for this rank's out-of-memory message: the phase running
-/// (Progress), the budget and this machine's budget.
-void note_memory_phase(const std::string& phase);
+/// Remembered for this rank's out-of-memory message (set_out_of_memory_message
+/// in error.hpp): the budget and this machine's budget, with the phase running
+/// (current_phase in progress.hpp).
 void note_memory_budget(std::uint64_t budget, const MachineBudget& machine);
 /// "out of memory in align (--memory 300 MiB per rank; 80% of ...): try --memory 200M or more ranks"
-std::string out_of_memory_message();
+std::string explain_out_of_memory();
 
 /// Peak resident memory of this process so far (VmHWM), in bytes.
 std::uint64_t peak_rss_bytes();
