@@ -170,16 +170,22 @@ struct StallWatchdog::Watch {
         MPI_Wait(&request, MPI_STATUS_IGNORE);
         return;
       }
-      // A lost rank; else, when no rank still at work has made progress, the one idle longest.
-      int oldest = state == 0 ? 0 : -1;
-      double oldest_idle = seconds(now - last_progress), least_idle = state == 0 ? oldest_idle : timeout + 1;
+      // When no rank still at work has made progress, or one has not answered,
+      // for the timeout: a silent rank is the likely cause, else the one idle longest.
+      int oldest = -1, silent = -1;
+      double oldest_idle = 0, least_idle = timeout + 1, longest_silence = 0;
+      if (state == 0) oldest = 0, oldest_idle = least_idle = seconds(now - last_progress);
       for (int r = 1; r < size; ++r) {
         const Peer& peer = peers[r];
         if (peer.gone) continue;
-        const double idle = seconds(now - peer.heard) + peer.idle;
-        if (seconds(now - peer.heard) > timeout) stall(r, peer.host, idle, peer.phase, " and does not answer");
+        const double silence = seconds(now - peer.heard), idle = silence + peer.idle;
+        if (silence > longest_silence) silent = r, longest_silence = silence;
         least_idle = std::min(least_idle, idle);
         if (oldest < 0 || idle > oldest_idle) oldest = r, oldest_idle = idle;
+      }
+      if (longest_silence > timeout || (least_idle > timeout && longest_silence > 3 * seconds(interval))) {
+        const Peer& peer = peers[silent];
+        stall(silent, peer.host, longest_silence + peer.idle, peer.phase, " and does not answer");
       }
       if (least_idle > timeout)
         stall(oldest, oldest == 0 ? host : peers[oldest].host, oldest_idle,
@@ -188,7 +194,8 @@ struct StallWatchdog::Watch {
     }
   }
 
-  // Ranks 1 and up: a heartbeat to rank 0 every interval, the next once it is answered.
+  // Ranks 1 and up: a heartbeat to rank 0 every interval and at each new
+  // phase, the next once it is answered.
   void beat() {
     Beat hub;  // rank 0's last answer
     copy_text(hub.phase, "start");
@@ -199,6 +206,7 @@ struct StallWatchdog::Watch {
     Beat reply;
     MPI_Request request;
     bool waiting = false;
+    std::string phase;  // in the last heartbeat
     for (int state = 0;; state = pause()) {
       const auto now = Clock::now();
       sample(now);
@@ -212,7 +220,8 @@ struct StallWatchdog::Watch {
         if (state == 1) MPI_Send(nullptr, 0, MPI_BYTE, 0, kBye, stall_channel);
         return;
       }
-      if (!waiting && state == 0 && now >= next) {
+      if (const std::string current = current_phase(); !waiting && state == 0 && (now >= next || current != phase)) {
+        phase = current;
         const Beat mine = own_beat(now);
         MPI_Send(&mine, sizeof mine, MPI_BYTE, 0, kBeat, stall_channel);
         MPI_Irecv(&reply, sizeof reply, MPI_BYTE, 0, kReply, stall_channel, &request);

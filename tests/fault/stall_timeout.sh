@@ -15,6 +15,7 @@ done
 echo "ok: bad --stall-timeout values are refused"
 
 "$TDCONE" synth --pairs 700000 --seed 5 --output c.tsv --progress-every 0 2>/dev/null
+cat c.tsv c.tsv > long.tsv  # an align of several seconds, to stop a rank in
 
 # Leftovers of a failed check: no stopped or running rank outlives the test.
 trap 'for p in $(pgrep -f "$WORK/" || true); do kill -CONT "$p" 2>/dev/null; kill -KILL "$p" 2>/dev/null; done
@@ -29,19 +30,22 @@ rank_pid() {
   done
 }
 
-# start NAME RANK TIMEOUT: a 3-rank score into $WORK/NAME.h5 under --stall-timeout
-# TIMEOUT in the background ($job), once align reports progress; $pid: rank RANK's process.
+# start NAME RANK TIMEOUT: a 3-rank score of long.tsv into $WORK/NAME.h5 under
+# --stall-timeout TIMEOUT in the background ($job), once align has run 2.5 s
+# (rank 0's phase reaches the others with its answers to their heartbeats,
+# every 2 s); $pid: rank RANK's process.
 start() {
   local name=$1 rank=$2 timeout=$3
-  run_mpi 3 score --input c.tsv --output "$WORK/$name.h5" --stall-timeout "$timeout" --progress-every 0.5 \
+  run_mpi 3 score --input long.tsv --output "$WORK/$name.h5" --stall-timeout "$timeout" --progress-every 0.5 \
     >/dev/null 2>"$WORK/$name.err" &
   job=$! pid=""
   for ((tenths = 0; tenths < 1200; ++tenths)); do
-    grep -qs '^\[align\] ' "$WORK/$name.err" && pid=$(rank_pid "$WORK/$name.h5" "$rank") && [ -n "$pid" ] && return
-    kill -0 "$job" 2>/dev/null || fail "$name: the job ended before align: $(tail -3 "$WORK/$name.err")"
+    grep -Eqs '^\[align\] .*elapsed ([3-9]|2\.[5-9]|[0-9]{2,})' "$WORK/$name.err" &&
+      pid=$(rank_pid "$WORK/$name.h5" "$rank") && [ -n "$pid" ] && return
+    kill -0 "$job" 2>/dev/null || fail "$name: the job ended before 2.5 s of align: $(tail -3 "$WORK/$name.err")"
     sleep 0.1
   done
-  fail "$name: no rank $rank process in align after 120 s"
+  fail "$name: no rank $rank process 2.5 s into align after 120 s"
 }
 # pause SECONDS: $pid stopped that long, then continued.
 pause() { kill -STOP "$pid"; sleep "$1"; kill -CONT "$pid" 2>/dev/null || true; }
