@@ -4,7 +4,6 @@
 #include <boost/serialization/string.hpp>
 #include <boost/serialization/utility.hpp>
 
-#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -20,7 +19,7 @@ namespace tdcone::mpi {
 namespace {
 
 MPI_Comm failure_channel = MPI_COMM_NULL;
-std::atomic<double> patience_seconds{kDefaultStallTimeoutSeconds};
+double patience_seconds = kDefaultStallTimeoutSeconds;  // --stall-timeout
 
 // Registered by the main thread, run by whichever thread stops the job.
 std::mutex cleanup_mutex;
