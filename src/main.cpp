@@ -9,6 +9,7 @@
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/error.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "tdcone/mpi/stall_watchdog.hpp"
 
 int main(int argc, char** argv) {
   // Before MPI's start-up, which takes a while: a signal that early still ends
@@ -19,9 +20,11 @@ int main(int argc, char** argv) {
   // A closed pipe is EPIPE where standard output is written: the command ends
   // quietly with status 141, as if SIGPIPE had killed it (cli/standard_output.hpp).
   std::signal(SIGPIPE, SIG_IGN);
-  boost::mpi::environment environment(argc, argv);
+  // Threads: the stall watchdog's heartbeats run beside the main thread's MPI calls.
+  boost::mpi::environment environment(argc, argv, boost::mpi::threading::multiple);
   boost::mpi::communicator world;
   const tdcone::mpi::FailureChannel failures(world);
+  const tdcone::mpi::StallChannel stalls(world);
   try {
     return tdcone::cli::run_cli(world, argc, argv);
   } catch (const tdcone::mpi::CollectiveError& e) {

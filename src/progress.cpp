@@ -1,6 +1,8 @@
 #include "tdcone/progress.hpp"
 
+#include <atomic>
 #include <cstdio>
+#include <mutex>
 
 namespace tdcone {
 
@@ -9,22 +11,42 @@ using Clock = std::chrono::steady_clock;
 namespace {
 double progress_interval = 2.0;  // seconds
 bool quiet_run = false;
-std::string phase_now;  // of the latest Progress
+
+// Written by the main thread, read by the watchdog thread.
+std::atomic<std::uint64_t> steps{0};
+std::mutex phase_mutex;
+std::string phase_name = "start";
 }  // namespace
+
+void enter_phase(const std::string& name) {
+  {
+    const std::lock_guard lock(phase_mutex);
+    phase_name = name;
+  }
+  note_progress();
+}
+
+void note_progress() { steps.fetch_add(1, std::memory_order_relaxed); }
+
+std::uint64_t progress_steps() { return steps.load(std::memory_order_relaxed); }
+
+std::string current_phase() {
+  const std::lock_guard lock(phase_mutex);
+  return phase_name;
+}
 
 void set_progress_interval(double seconds) { progress_interval = seconds; }
 void set_quiet(bool quiet) { quiet_run = quiet; }
 bool quiet() { return quiet_run; }
 
-const std::string& current_phase() { return phase_now; }
-
 Progress::Progress(bool enabled, std::string phase, std::string unit, std::string scope, int ranks)
     : enabled_(enabled), phase_(std::move(phase)), unit_(std::move(unit)),
       scope_(scope.empty() || ranks <= 1 ? "" : scope + ": "), ranks_(ranks), last_print_(Clock::now()) {
-  phase_now = phase_;  // every phase has its Progress: a failure can name it
+  enter_phase(phase_);
 }
 
 void Progress::update(std::uint64_t done, double fraction, const std::string& note) {
+  note_progress();
   if (!enabled_ || progress_interval <= 0 || quiet_run) return;
   const auto now = Clock::now();
   if (now - last_print_ < std::chrono::duration<double>(progress_interval)) return;

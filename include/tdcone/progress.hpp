@@ -15,6 +15,9 @@ class Stopwatch {
   std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 };
 
+/// Every rank constructs and updates its phase's Progress (printing only
+/// where enabled): that is what the stall watchdog (mpi/stall_watchdog.hpp)
+/// sees of the rank's work, the phase's name and a count of its updates.
 class Progress {
  public:
   /// `enabled` is true on rank 0 only; `unit` names what is counted ("lines"),
@@ -50,9 +53,16 @@ void set_progress_interval(double seconds);
 void set_quiet(bool quiet);
 bool quiet();
 
-/// The phase of the latest Progress made on this rank ("align"), for messages
-/// about a failure in it; "" before the first.
-const std::string& current_phase();
+/// This rank's work as the stall watchdog sees it: `enter_phase` names what
+/// it does now, `note_progress` counts a step of it (a relaxed atomic add:
+/// cheap enough for any loop that runs a round, a block or a batch at a time).
+/// Progress does both; these are for the phases and waits without one.
+void enter_phase(const std::string& name);
+void note_progress();
+/// Read by the watchdog thread (and by failure messages): steps counted so far
+/// and the current phase ("start" before the first).
+std::uint64_t progress_steps();
+std::string current_phase();
 
 /// "1.23M", "45.6k", "789".
 std::string human_count(double value);

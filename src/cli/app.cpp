@@ -13,6 +13,7 @@
 #include "tdcone/io/output_guard.hpp"
 #include "tdcone/mpi/agreement.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "tdcone/mpi/stall_watchdog.hpp"
 
 namespace tdcone::cli {
 
@@ -35,6 +36,7 @@ struct Commands {
   SynthOptionsCli synth;
   std::string config;
   double progress_every = 2.0;
+  double stall_timeout = mpi::kDefaultStallTimeoutSeconds;
   bool quiet = false;
   std::vector<std::unique_ptr<OptionSet>> option_sets;
   CLI::App *score_cmd = nullptr, *balance_cmd = nullptr, *sweep_cmd = nullptr, *select_cmd = nullptr, *export_cmd = nullptr, *info_cmd = nullptr,
@@ -52,6 +54,15 @@ void add_quiet(OptionSet& options, bool& quiet) {
       "quiet", quiet,
       "No progress lines and no list of bad lines on standard error (one line counts them); errors, warnings and "
       "the summary stay");
+}
+
+// The commands whose ranks work together (the others' extra ranks only wait for rank 0).
+void add_stall_timeout(OptionSet& options, double& seconds) {
+  options.add_unrecorded("stall-timeout", seconds,
+                         "Seconds without progress on any rank (a stopped process, a lost node, a hung file system) "
+                         "after which every rank stops, naming the stalled rank, its host and its phase; also how "
+                         "long a failing rank waits for the others (0 = no limit)",
+                         real_number(0, std::numeric_limits<double>::infinity()));
 }
 
 CLI::App* add_command(CLI::App& app, Commands& c, const std::string& name, const std::string& help) {
@@ -93,16 +104,20 @@ void build(CLI::App& app, Commands& c) {
   c.score_cmd = add_command(app, c, "score",
                             "Corpus and pair TD-CONE (/corpus, /pairs); TD-CONE_REL with --reference; per-shard scores with --shards");
   add_score_options(c.options_of(c.score_cmd), c.score);
+  add_stall_timeout(c.options_of(c.score_cmd), c.stall_timeout);
   c.balance_cmd = add_command(app, c, "balance",
                               "A label-balanced subset (/balance: kept lines per combination, best first; "
                               "/combinations: before, target, after): joint, marginal or skewed (--mode)");
   add_balance_options(c.options_of(c.balance_cmd), c.balance);
+  add_stall_timeout(c.options_of(c.balance_cmd), c.stall_timeout);
   c.sweep_cmd = add_command(app, c, "sweep",
                             "TD-CONE (and TD-CONE_REL) of every score-threshold subset in one pass (/sweep)");
   add_sweep_options(c.options_of(c.sweep_cmd), c.sweep);
+  add_stall_timeout(c.options_of(c.sweep_cmd), c.stall_timeout);
   c.select_cmd = add_command(app, c, "select",
                              "Cynical data selection: rank every AVAIL line by how much it helps model REPR (/selection)");
   add_select_options(c.options_of(c.select_cmd), c.select);
+  add_stall_timeout(c.options_of(c.select_cmd), c.stall_timeout);
   c.export_cmd = add_command(app, c, "export",
                              "Write a table of a tdcone HDF5 result as TSV or JSON lines: filtered, sorted, top N, "
                              "optionally joined with the input text (checked against the run's inputs). A result "
@@ -283,6 +298,17 @@ std::string from_config(const std::string& message, const std::string& config, c
   return message;
 }
 
+int run_command(const boost::mpi::communicator& comm, Commands& c, const CLI::App* command) {
+  refuse_writing_over_inputs(comm, c, command);
+  if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
+  if (command == c.balance_cmd) return run_balance(comm, c.balance, c.options_of(command).effective_toml());
+  if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
+  if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
+  if (command == c.export_cmd) return run_export(comm, c.export_options);
+  if (command == c.info_cmd) return run_info(comm, c.info);
+  return run_synth(comm, c.synth);
+}
+
 }  // namespace
 
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
@@ -331,17 +357,16 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   }
   set_progress_interval(c.progress_every);
   set_quiet(c.quiet);
+  mpi::set_failure_patience(c.stall_timeout);
   CLI::App* command = app.get_subcommands().front();
+  const bool together = command == c.score_cmd || command == c.balance_cmd || command == c.sweep_cmd || command == c.select_cmd;
+  mpi::StallWatchdog watchdog(together ? c.stall_timeout : 0);
   try {
-    refuse_writing_over_inputs(comm, c, command);
-    if (command == c.score_cmd) return run_score(comm, c.score, c.options_of(command).effective_toml());
-    if (command == c.balance_cmd) return run_balance(comm, c.balance, c.options_of(command).effective_toml());
-    if (command == c.sweep_cmd) return run_sweep(comm, c.sweep, c.options_of(command).effective_toml());
-    if (command == c.select_cmd) return run_select(comm, c.select, c.options_of(command).effective_toml());
-    if (command == c.export_cmd) return run_export(comm, c.export_options);
-    if (command == c.info_cmd) return run_info(comm, c.info);
-    return run_synth(comm, c.synth);
+    const int status = run_command(comm, c, command);
+    watchdog.stop();
+    return status;
   } catch (const mpi::CollectiveError& e) {
+    watchdog.stop();  // every rank has it
     throw mpi::CollectiveError(from_config(e.what(), config, config_args), e.exit_status, e.consequence);
   }
 }

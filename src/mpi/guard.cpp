@@ -6,18 +6,24 @@
 
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <map>
+#include <mutex>
 #include <new>
 #include <thread>
 
 #include "tdcone/error.hpp"
+#include "tdcone/progress.hpp"
 
 namespace tdcone::mpi {
 
 namespace {
 
 MPI_Comm failure_channel = MPI_COMM_NULL;
+double patience_seconds = kDefaultStallTimeoutSeconds;  // --stall-timeout
 
+// Registered by the main thread, run by whichever thread stops the job.
+std::mutex cleanup_mutex;
 std::map<std::size_t, std::function<void()>>& abort_cleanups() {
   static std::map<std::size_t, std::function<void()>> actions;
   return actions;
@@ -31,19 +37,22 @@ MPI_Comm channel_for(MPI_Comm comm) {
   return relation == MPI_IDENT || relation == MPI_CONGRUENT ? failure_channel : comm;
 }
 
-// A failing rank's wait for the others: bounded by `patience`, then the job stops.
+// A failing rank's wait for the others: bounded by `patience` (unless 0), then
+// the job stops. The wait counts as progress: the stall watchdog leaves the
+// stop, with this rank's own message, to this patience.
 void wait_or_abort(MPI_Request& request, double patience, int rank, int status, const std::string& message) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(patience);
   int done = 0;
   while (MPI_Test(&request, &done, MPI_STATUS_IGNORE), !done) {
-    if (std::chrono::steady_clock::now() > deadline) {
+    if (patience > 0 && std::chrono::steady_clock::now() > deadline) {
       std::fprintf(stderr,
                    "tdcone: rank %d: error: %s\n"
-                   "tdcone: rank %d: the other ranks did not reach the failure check within %.0f s; stopping the job\n",
+                   "tdcone: rank %d: the other ranks did not reach the failure check within %.0f s (--stall-timeout); "
+                   "stopping the job\n",
                    rank, message.c_str(), rank, patience);
-      for (auto& [id, action] : abort_cleanups()) action();
-      MPI_Abort(MPI_COMM_WORLD, status);
+      abort_job(status);
     }
+    note_progress();
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
   }
 }
@@ -59,13 +68,29 @@ FailureChannel::~FailureChannel() {
   failure_channel = MPI_COMM_NULL;
 }
 
+void set_failure_patience(double seconds) { patience_seconds = seconds; }
+double failure_patience() { return patience_seconds; }
+
 AbortCleanup::AbortCleanup(std::function<void()> action) {
+  const std::lock_guard lock(cleanup_mutex);
   static std::size_t next_id = 0;
   id_ = next_id++;
   abort_cleanups().emplace(id_, std::move(action));
 }
 
-AbortCleanup::~AbortCleanup() { abort_cleanups().erase(id_); }
+AbortCleanup::~AbortCleanup() {
+  const std::lock_guard lock(cleanup_mutex);
+  abort_cleanups().erase(id_);
+}
+
+void abort_job(int status) {
+  {
+    const std::lock_guard lock(cleanup_mutex);
+    for (auto& [id, action] : abort_cleanups()) action();
+  }
+  MPI_Abort(MPI_COMM_WORLD, status);
+  std::abort();  // MPI_Abort does not return
+}
 
 std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::string& message, bool consequence,
                                      double patience) {

@@ -34,7 +34,10 @@ class RoundWriter {
   void fill(std::size_t& next, std::uint64_t words) {
     for (auto& box : outbox_) box.clear();
     std::uint64_t written = 0;
-    for (; next < share_.size() && written < words; ++next) written += add_pair(next);
+    for (; next < share_.size() && written < words; ++next) {
+      written += add_pair(next);
+      if ((next & 0x3ff) == 0) note_progress();  // a round can be long: the stall watchdog sees it move
+    }
   }
   const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
   std::uint64_t buffer_bytes() const {

@@ -70,6 +70,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
     std::fprintf(stderr, "tdcone: --align static without --embeddings: uniform over y\\x (SPEC §3)\n");
   align::PairAligner aligner(config.align, by_embedding && !config.embeddings.empty() ? &embeddings : nullptr);
 
+  enter_phase("vocabulary");
   RoutedVocabulary words = route_vocabulary(comm, corpus, reference, vocabulary, groups);
   std::optional<mpi::MatrixLayout> layout;
   mpi::collective_step(comm, [&] { layout = mpi::MatrixLayout::make(words.global, comm.rank(), groups.group_count()); });
@@ -109,6 +110,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
   clock.lap("score");
 
+  enter_phase("rank");
   mpi::GroupedRanks ranks = mpi::global_ranks_grouped(comm, result.pair_tdcone, corpus.first_pair_id,
                                                       config.rank_groups, config.rank_group_count);
   result.pair_rank = std::move(ranks.overall);

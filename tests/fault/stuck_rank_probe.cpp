@@ -2,7 +2,7 @@
 // in a collective call that needs rank 1 (MPI_Barrier here; in real life a
 // collective inside HDF5 after an I/O error). Rank 1 must stop the job after
 // its patience, print its message and run its abort cleanups.
-// Usage: tdcone_fault_probe FILE PATIENCE_SECONDS (FILE is removed by the cleanup).
+// Usage: tdcone_fault_probe FILE PATIENCE_SECONDS (the --stall-timeout; FILE is removed by the cleanup).
 #include <mpi.h>
 
 #include <cstdio>
@@ -18,7 +18,8 @@ int main(int argc, char** argv) {
     const tdcone::mpi::AbortCleanup cleanup([&] { std::remove(file.c_str()); });
     int rank = 0;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    if (rank == 1) tdcone::mpi::first_failure(MPI_COMM_WORLD, 3, "the probe failed on purpose", false, std::stod(argv[2]));
+    tdcone::mpi::set_failure_patience(std::stod(argv[2]));  // as --stall-timeout does
+    if (rank == 1) tdcone::mpi::first_failure(MPI_COMM_WORLD, 3, "the probe failed on purpose");
     MPI_Barrier(MPI_COMM_WORLD);  // never completes: rank 1 is not coming
   }
   MPI_Finalize();

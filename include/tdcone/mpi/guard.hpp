@@ -28,11 +28,17 @@ struct Failure {
   std::string message;
 };
 
+/// --stall-timeout's default: seconds without progress on any rank before the
+/// job is stopped (mpi/stall_watchdog.hpp), and the failure check's patience.
+constexpr double kDefaultStallTimeoutSeconds = 600;
+
 /// How long a failing rank waits for the others to reach the failure check
-/// before it stops the job with MPI_Abort: the others may be stuck in a
-/// collective call that needs the failing rank, or inside HDF5 after an I/O
-/// error. Generous, because a healthy rank may still be busy with its share.
-constexpr double kFailurePatienceSeconds = 60;
+/// before it stops the job with MPI_Abort (0 = without limit): the others may
+/// be stuck in a collective call that needs the failing rank, or inside HDF5
+/// after an I/O error. Process-wide, set once from --stall-timeout: generous,
+/// because a healthy rank may still be busy with its share.
+void set_failure_patience(double seconds);
+double failure_patience();
 
 /// The communicator failures are agreed on: a duplicate of the job's, made
 /// once at start-up (main, test mains). A failing rank that reaches the check
@@ -59,15 +65,19 @@ class AbortCleanup {
   std::size_t id_;
 };
 
+/// Runs the AbortCleanup actions, then stops every rank with MPI_Abort. From
+/// any thread (the stall watchdog's too).
+[[noreturn]] void abort_job(int status);
+
 /// Collective: each rank gives its `status` (0 = fine) and `message`; every rank
 /// gets the failure of the lowest failing rank, or nothing when all are fine.
 /// A failure that is only the `consequence` of another rank's is reported
 /// only when no rank has a cause of its own. A failing rank waits at most
 /// `patience` seconds for the others; then it prints its message, runs the
 /// AbortCleanup actions and aborts the job with its status, so that a
-/// failure always ends the job in bounded time.
+/// failure always ends the job in bounded time (unless patience is 0).
 std::optional<Failure> first_failure(MPI_Comm comm, int status, const std::string& message, bool consequence = false,
-                                     double patience = kFailurePatienceSeconds);
+                                     double patience = failure_patience());
 
 /// Runs `step` on this rank only: 0 when it returns, else the exit status of
 /// what it threw (UsageError 2, a CollectiveError its own, anything else 1)
