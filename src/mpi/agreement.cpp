@@ -5,8 +5,6 @@
 #include <boost/serialization/utility.hpp>
 #include <boost/serialization/vector.hpp>
 
-#include <mpi.h>
-
 #include <algorithm>
 
 #include "tdcone/error.hpp"
@@ -27,13 +25,6 @@ void serialize(Archive& archive, tdcone::io::InputFile& file, unsigned /*version
 namespace tdcone::mpi {
 
 namespace {
-
-std::string host_name() {
-  char name[MPI_MAX_PROCESSOR_NAME] = {};
-  int length = 0;
-  MPI_Get_processor_name(name, &length);
-  return std::string(name, static_cast<std::size_t>(length));
-}
 
 // What "here" and "there" mean in the messages of a rank that differs from rank 0.
 std::string here_and_there(int rank, const std::string& host, const std::string& reference_host) {

@@ -151,6 +151,13 @@ CollectiveError collective_error(const Failure& failure) {
   return CollectiveError(where + failure.message, failure.status, !failure.here);
 }
 
+std::string host_name() {
+  char name[MPI_MAX_PROCESSOR_NAME] = {};
+  int length = 0;
+  MPI_Get_processor_name(name, &length);
+  return std::string(name, static_cast<std::size_t>(length));
+}
+
 void fail_everywhere(const std::string& message, int status) { throw CollectiveError(message, status); }
 
 }  // namespace tdcone::mpi

@@ -1,7 +1,5 @@
 #include "tdcone/mpi/stall_watchdog.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <condition_variable>
@@ -40,11 +38,6 @@ void copy_text(char (&to)[N], const std::string& from) {
 }
 
 double seconds(Clock::duration d) { return std::chrono::duration<double>(d).count(); }
-
-std::string host_name() {
-  char name[256] = {};
-  return gethostname(name, sizeof name - 1) == 0 ? name : "unknown";
-}
 
 }  // namespace
 

@@ -98,6 +98,9 @@ CollectiveError collective_error(const Failure& failure);
 /// comes before the phase's next collective call.
 void collective_step(const boost::mpi::communicator& comm, const std::function<void()>& step);
 
+/// This process's host (MPI_Get_processor_name), for messages that name a rank.
+std::string host_name();
+
 /// Every rank raises the same CollectiveError (for errors all ranks detect together).
 [[noreturn]] void fail_everywhere(const std::string& message, int status);
 
