@@ -29,11 +29,13 @@ std::string host_name() {
 // plain memory, async-signal-safe.
 char signal_partial[4096];
 char signal_locktest[4096 + 32];
+char signal_lock[4096 + 8];  // the OutputLock this process holds, removed with the partial file
 constexpr int kSignals[] = {SIGTERM, SIGINT, SIGHUP};
 bool handled[std::size(kSignals)];
 
 extern "C" void remove_partial_and_stop(int signal) {
   if (signal_partial[0] != '\0') ::unlink(signal_partial), ::unlink(signal_locktest);
+  if (signal_lock[0] != '\0') ::unlink(signal_lock);  // still held: no other job has this file
   std::signal(signal, SIG_DFL);
   std::raise(signal);
 }
@@ -75,6 +77,7 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
     }
     ::close(fd);
   }
+  signal_lock[lock_path_.copy(signal_lock, sizeof signal_lock - 1)] = '\0';
   const std::string holder = cat("pid ", ::getpid(), " on ", host_name(), "\n");
   // Only for the message of a refused job: a failed write is no reason to stop.
   if (::ftruncate(fd_, 0) == 0) (void)!::pwrite(fd_, holder.data(), holder.size(), 0);
@@ -82,6 +85,7 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
 
 OutputLock::~OutputLock() {
   if (fd_ < 0) return;
+  signal_lock[0] = '\0';
   ::unlink(lock_path_.c_str());  // before the lock goes: no other job holds this file
   ::close(fd_);
 }

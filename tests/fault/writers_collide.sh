@@ -66,3 +66,18 @@ else
 fi
 ! ls out.h5.partial* >/dev/null 2>&1 || fail "a job ended by SIGTERM left $(ls out.h5.partial*)"
 echo "ok: SIGTERM during the write leaves no temporary file, and an output only with exit 0"
+# The same on 2 ranks, each signalled (as scancel does): nor is the lock file left.
+rm -f out.h5
+run_mpi 2 score --input big.tsv --output out.h5 >/dev/null 2>term.err &
+pid=$!
+for _ in $(seq 3000); do ls out.h5.partial-* >/dev/null 2>&1 && break; sleep 0.02; done
+ls out.h5.partial-* >/dev/null 2>&1 || fail "no temporary file out.h5.partial-* seen on 2 ranks"
+pkill -TERM -f "$TDCONE score --input big.tsv --output out.h5" || true
+rc=0; wait "$pid" || rc=$?
+if [ "$rc" = 0 ]; then
+  "$PY" "$HERE/../e2e/compare_h5.py" out.h5 out.h5 || fail "a 2-rank job that reported success left a bad output"
+else
+  [ ! -e out.h5 ] || fail "a 2-rank job ended by SIGTERM (exit $rc) left out.h5"
+fi
+! ls out.h5.partial* out.h5.lock >/dev/null 2>&1 || fail "a 2-rank job ended by SIGTERM left $(ls out.h5.partial* out.h5.lock)"
+echo "ok: SIGTERM to every rank during the write leaves no output, temporary or lock file (exit $rc)"
