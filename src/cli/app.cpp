@@ -359,7 +359,8 @@ int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   set_quiet(c.quiet);
   mpi::set_failure_patience(c.stall_timeout);
   CLI::App* command = app.get_subcommands().front();
-  const bool together = command == c.score_cmd || command == c.balance_cmd || command == c.sweep_cmd || command == c.select_cmd;
+  // Watched where the ranks work together: the commands that take --stall-timeout.
+  const bool together = command->get_option_no_throw("--stall-timeout") != nullptr;
   mpi::StallWatchdog watchdog(together ? c.stall_timeout : 0);
   try {
     const int status = run_command(comm, c, command);
