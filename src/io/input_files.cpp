@@ -127,6 +127,14 @@ InputFile inspect(const std::string& path) {
   return input;
 }
 
+// `describe` of every path the patterns name, in order.
+std::vector<InputFile> each_file(const std::vector<std::string>& patterns, InputFile (*describe)(const std::string&)) {
+  std::vector<InputFile> files;
+  for (const std::string& pattern : patterns)
+    for (const std::string& path : expand(pattern)) files.push_back(describe(path));
+  return files;
+}
+
 // floor(total * k / n) without overflow: total = q*n + m, so it is q*k + m*k/n.
 std::uint64_t cut(std::uint64_t total, int k, int n) {
   const std::uint64_t q = total / n, m = total % n;
@@ -149,18 +157,10 @@ const char* compression_name(Compression compression) {
 std::vector<std::string> expand_pattern(const std::string& pattern) { return expand(pattern); }
 
 std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns) {
-  std::vector<InputFile> files;
-  for (const std::string& pattern : patterns)
-    for (const std::string& path : expand(pattern)) files.push_back(inspect(path));
-  return files;
+  return each_file(patterns, inspect);
 }
 
-std::vector<InputFile> stat_inputs(const std::vector<std::string>& patterns) {
-  std::vector<InputFile> files;
-  for (const std::string& pattern : patterns)
-    for (const std::string& path : expand(pattern)) files.push_back(look_up(path));
-  return files;
-}
+std::vector<InputFile> stat_inputs(const std::vector<std::string>& patterns) { return each_file(patterns, look_up); }
 
 std::string how_files_differ(const InputFile& seen, const InputFile& reference, bool same_host) {
   if (seen.path != reference.path) return cat("the file is ", seen.path, " here but ", reference.path, " there");
