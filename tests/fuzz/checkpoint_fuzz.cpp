@@ -12,7 +12,7 @@
 #include <cstring>
 
 #include "fuzz_input.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/select/checkpoint.hpp"
 
 using namespace tdcone;

@@ -2,7 +2,7 @@
 // align::EmbeddingTable::load, for a small vocabulary.
 #include "fuzz_input.hpp"
 #include "tdcone/align/embeddings.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 using namespace tdcone;
 

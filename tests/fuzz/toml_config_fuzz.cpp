@@ -5,7 +5,7 @@
 
 #include "fuzz_input.hpp"
 #include "tdcone/cli/commands.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 using namespace tdcone;
 
