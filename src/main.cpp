@@ -7,8 +7,8 @@
 #include <string_view>
 
 #include "tdcone/cli/commands.hpp"
-#include "tdcone/error.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/mpi/stall_watchdog.hpp"
 
 int main(int argc, char** argv) {

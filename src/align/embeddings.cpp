@@ -4,7 +4,7 @@
 #include <charconv>
 #include <cmath>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/line_reader.hpp"
 

@@ -3,8 +3,8 @@
 #include <cmath>
 
 #include "tdcone/align/embeddings.hpp"
-#include "tdcone/entropy/exact_sum.hpp"
-#include "tdcone/entropy/tdcone.hpp"
+#include "tdcone/core/exact_sum.hpp"
+#include "tdcone/core/tdcone.hpp"
 
 namespace tdcone::align {
 

@@ -8,11 +8,11 @@
 #include <utility>
 
 #include "tdcone/cli/commands.hpp"
-#include "tdcone/progress.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/progress.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/output_guard.hpp"
 #include "tdcone/mpi/agreement.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/mpi/stall_watchdog.hpp"
 
 namespace tdcone::cli {

@@ -12,11 +12,11 @@
 #include "tdcone/cli/standard_output.hpp"
 #include "tdcone/cli/tables.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/label/balance_plan.hpp"
 #include "tdcone/mpi/global_rank.hpp"
-#include "tdcone/mpi/guard.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/guard.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::cli {
 

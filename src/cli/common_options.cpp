@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <limits>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::cli {
 

@@ -7,13 +7,13 @@
 #include <filesystem>
 
 #include "tdcone/cli/labels.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/parallel_files.hpp"
 #include "tdcone/mpi/agreement.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/read_stage.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::cli {
 

@@ -17,11 +17,11 @@
 #include "tdcone/cli/export_text.hpp"
 #include "tdcone/cli/export_where.hpp"
 #include "tdcone/cli/standard_output.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/output_guard.hpp"
 #include "tdcone/io/output_lock.hpp"
 #include "tdcone/hdf5/h5file.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 
 namespace tdcone::cli {

@@ -9,7 +9,7 @@
 
 #include <toml++/toml.h>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/line_fingerprint.hpp"
 #include "tdcone/io/line_reader.hpp"

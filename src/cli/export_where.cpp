@@ -4,7 +4,7 @@
 #include <cstdlib>
 #include <regex>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::cli {
 

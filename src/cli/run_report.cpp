@@ -10,10 +10,10 @@
 #include <regex>
 #include <sstream>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
-#include "tdcone/mpi/guard.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/guard.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::cli {
 

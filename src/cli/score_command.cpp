@@ -5,11 +5,11 @@
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/cli/labels.hpp"
 #include "tdcone/cli/standard_output.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 #include "tdcone/cli/tables.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace tdcone::cli {
 

@@ -9,8 +9,8 @@
 #include <cstring>
 #include <iostream>
 
-#include "tdcone/error.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace tdcone::cli {
 

@@ -1,10 +1,10 @@
 // tdcone sweep: TD-CONE (and TD-CONE_REL) of every score-threshold subset, in one pass (SPEC §5).
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/cli/standard_output.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 #include "tdcone/cli/tables.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace tdcone::cli {
 

@@ -3,9 +3,9 @@
 
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/cli/standard_output.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/synth/synth.hpp"
 
 namespace tdcone::cli {

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <limits>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 
 namespace tdcone::cli {

@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
 
 namespace tdcone::entropy {

@@ -4,8 +4,8 @@
 #include <optional>
 #include <span>
 
-#include "tdcone/entropy/exact_sum.hpp"
-#include "tdcone/entropy/tdcone.hpp"
+#include "tdcone/core/exact_sum.hpp"
+#include "tdcone/core/tdcone.hpp"
 #include "tdcone/mpi/exchange.hpp"
 
 namespace tdcone::entropy {

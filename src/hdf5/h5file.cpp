@@ -17,10 +17,10 @@
 #include <xxhash.h>
 
 #include "h5handle.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
 #include "tdcone/io/output_lock.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace tdcone::h5 {
 

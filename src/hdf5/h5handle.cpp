@@ -2,7 +2,7 @@
 
 #include <cctype>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::h5::detail {
 

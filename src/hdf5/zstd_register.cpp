@@ -1,7 +1,7 @@
 // register_zstd_filter(): kept apart from zstd_filter.cpp so that the plugin
 // library (built from that file) does not call into, or link, libhdf5.
 #include "h5handle.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
 
 namespace tdcone::h5 {

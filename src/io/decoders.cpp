@@ -10,7 +10,7 @@
 #include <cstring>
 #include <new>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "zstd_format.hpp"
 
 namespace tdcone::io {

@@ -16,7 +16,7 @@
 
 #include "decoders.hpp"
 #include "posix_file.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "zstd_format.hpp"
 
 namespace tdcone::io {

@@ -4,7 +4,7 @@
 
 #include <filesystem>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/input_files.hpp"
 
 namespace tdcone::io {

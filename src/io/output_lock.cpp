@@ -12,7 +12,7 @@
 #include <iterator>
 #include <thread>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::io {
 

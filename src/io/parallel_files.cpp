@@ -2,7 +2,7 @@
 
 #include <sys/stat.h>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::io {
 

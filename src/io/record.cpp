@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::io {
 

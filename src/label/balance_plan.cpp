@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/label/labels.hpp"
 
 namespace tdcone::label {

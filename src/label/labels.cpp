@@ -6,7 +6,7 @@
 
 #include <algorithm>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/record.hpp"
 #include "tdcone/label/balance_plan.hpp"
 #include "tdcone/mpi/exchange.hpp"

@@ -7,8 +7,8 @@
 
 #include <algorithm>
 
-#include "tdcone/error.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace boost::serialization {
 

@@ -5,7 +5,7 @@
 #include <bit>
 #include <utility>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::mpi {
 

@@ -10,8 +10,8 @@
 #include <thread>
 #include <vector>
 
-#include "tdcone/mpi/guard.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/guard.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::mpi {
 

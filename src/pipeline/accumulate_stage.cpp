@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "tdcone/entropy/subset_scores.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 
 namespace tdcone::pipeline {

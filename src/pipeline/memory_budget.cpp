@@ -17,8 +17,8 @@
 #include <sstream>
 #include <string>
 
-#include "tdcone/error.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::pipeline {
 

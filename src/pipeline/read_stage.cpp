@@ -1,6 +1,6 @@
 #include "tdcone/pipeline/read_stage.hpp"
 
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::pipeline {
 

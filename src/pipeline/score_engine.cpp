@@ -5,13 +5,13 @@
 #include <optional>
 
 #include "tdcone/align/embeddings.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/global_rank.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/pipeline/accumulate_stage.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/vocabulary_stage.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::pipeline {
 

@@ -1,6 +1,6 @@
 #include "tdcone/pipeline/vocabulary_stage.hpp"
 
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace tdcone::pipeline {
 

@@ -18,7 +18,7 @@
 #include <sstream>
 #include <string_view>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::select {
 

@@ -7,9 +7,9 @@
 
 #include <absl/container/flat_hash_set.h>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace tdcone::select {
 

@@ -15,7 +15,7 @@
 #include <unordered_set>
 #include <vector>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::synth {
 

@@ -9,11 +9,11 @@
 #include <iterator>
 #include <stdexcept>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/line_fingerprint.hpp"
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/io/parallel_files.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace tdcone::text {
 

@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "shared_dir.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 namespace {
 

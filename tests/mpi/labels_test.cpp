@@ -19,10 +19,10 @@
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/cli/labels.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
 #include "tdcone/mpi/global_rank.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 #include "tdcone/synth/synth.hpp"
 
 namespace tdcone {

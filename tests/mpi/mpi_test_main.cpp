@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -17,9 +17,9 @@
 #include <zstd.h>
 
 #include "shared_dir.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/parallel_files.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 
 namespace tdcone {

@@ -15,7 +15,7 @@
 #include "shared_dir.hpp"
 #include "tdcone/cli/corpus_job.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/synth/synth.hpp"
 
 namespace tdcone {

@@ -8,7 +8,7 @@
 #include <cmath>
 #include <string>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "temp_files.hpp"
 
 namespace tdcone::align {

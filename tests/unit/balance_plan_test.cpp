@@ -6,7 +6,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/label/balance_plan.hpp"
 
 namespace tdcone::label {

@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "tdcone/error.hpp"
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/select/checkpoint.hpp"
 #include "tdcone/select/corpora.hpp"
 #include "temp_files.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "temp_files.hpp"
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::cli {
 namespace {

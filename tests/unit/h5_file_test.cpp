@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
 

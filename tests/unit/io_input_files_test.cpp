@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/line_reader.hpp"
 #include "temp_files.hpp"
 

@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "temp_files.hpp"
 #include "tdcone/io/input_files.hpp"
 

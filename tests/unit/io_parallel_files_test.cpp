@@ -7,7 +7,7 @@
 
 #include <random>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "temp_files.hpp"
 
 namespace tdcone::io {

@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "tdcone/cli/commands.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
 #include "tdcone/text/tokenized_share.hpp"

@@ -8,8 +8,8 @@
 #include <numeric>
 #include <random>
 
-#include "tdcone/entropy/exact_sum.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/exact_sum.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/partitioned_matrix.hpp"
 
 namespace tdcone {

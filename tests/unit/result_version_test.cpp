@@ -4,7 +4,7 @@
 #include <string>
 
 #include "tdcone/cli/run_report.hpp"
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::cli {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <sstream>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::cli {
 namespace {

@@ -21,7 +21,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/text/tokenizer.hpp"
 
 namespace tdcone::synth {

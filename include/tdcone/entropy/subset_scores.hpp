@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tdcone/mpi/partitioned_matrix.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::entropy {
 

@@ -11,7 +11,7 @@
 
 #include "tdcone/align/pair_alignment.hpp"
 #include "tdcone/mpi/partitioned_matrix.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 
 namespace tdcone::pipeline {

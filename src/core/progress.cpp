@@ -1,4 +1,4 @@
-#include "tdcone/progress.hpp"
+#include "tdcone/core/progress.hpp"
 
 #include <atomic>
 #include <cstdio>

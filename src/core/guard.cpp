@@ -1,4 +1,4 @@
-#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/guard.hpp"
 
 #include <boost/mpi/collectives.hpp>
 #include <boost/serialization/string.hpp>
@@ -12,8 +12,8 @@
 #include <new>
 #include <thread>
 
-#include "tdcone/error.hpp"
-#include "tdcone/progress.hpp"
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/progress.hpp"
 
 namespace tdcone::mpi {
 

@@ -1,4 +1,4 @@
-#include "tdcone/entropy/tdcone.hpp"
+#include "tdcone/core/tdcone.hpp"
 
 #include <cmath>
 

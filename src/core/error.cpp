@@ -1,4 +1,4 @@
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone {
 

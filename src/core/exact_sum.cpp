@@ -1,4 +1,4 @@
-#include "tdcone/entropy/exact_sum.hpp"
+#include "tdcone/core/exact_sum.hpp"
 
 namespace tdcone::entropy {
 
