@@ -55,7 +55,8 @@ inline constexpr Attribute n_ranks{group, "n_ranks", Type::u64, Presence::always
 inline constexpr Attribute created{group, "created", Type::string, Presence::always, "UTC time of writing"};
 inline constexpr Attribute n_lines{group, "n_lines", Type::u64, Presence::always, "input lines read"};
 inline constexpr Attribute n_scored{group, "n_scored", Type::u64, Presence::always, "lines scored"};
-inline constexpr Attribute n_flagged{group, "n_flagged", Type::u64, Presence::always, "lines flagged (n_lines = n_scored + n_flagged)"};
+inline constexpr Attribute n_flagged{group, "n_flagged", Type::u64, Presence::always,
+                                     "lines flagged (n_lines = n_scored + n_flagged)"};
 inline constexpr Attribute seconds{group, "seconds_", Type::f64, Presence::prefix,
                                    "seconds_<phase>: rank 0's wall clock of each phase (with /corpus)"};
 inline constexpr Attribute peak_rss_bytes{group, "peak_rss_bytes", Type::u64, Presence::optional,
@@ -77,7 +78,8 @@ namespace inputs {
 inline constexpr char group[] = "/inputs";
 inline constexpr Column path{group, "path", Type::string, Presence::always, "absolute path of the file as read"};
 inline constexpr Column size{group, "size", Type::u64, Presence::always, "its size in bytes"};
-inline constexpr Column lines{group, "lines", Type::u64, Presence::optional, "its lines (when every rank counted them)"};
+inline constexpr Column lines{group, "lines", Type::u64, Presence::optional,
+                              "its lines (when every rank counted them)"};
 inline constexpr Column fingerprint{group, "fingerprint", Type::u64, Presence::optional,
                                     "its content fingerprint (with lines)"};
 }  // namespace inputs
@@ -91,7 +93,8 @@ inline constexpr Attribute n_pairs{group, "n_pairs", Type::u64, Presence::always
 inline constexpr Attribute vx{group, "vx", Type::u64, Presence::always, "|V_x|, input word types"};
 inline constexpr Attribute vy{group, "vy", Type::u64, Presence::always, "|V_y|, output word types"};
 inline constexpr Attribute nnz{group, "nnz", Type::u64, Presence::always, "non-zero cells of the co-occurrence matrix"};
-inline constexpr Attribute tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional, "TD-CONE_REL (with --reference)"};
+inline constexpr Attribute tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
+                                      "TD-CONE_REL (with --reference)"};
 inline constexpr Attribute kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL(P||Q) (with --reference)"};
 inline constexpr Attribute kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
 }  // namespace corpus
@@ -99,9 +102,11 @@ inline constexpr Attribute kl_pu{group, "kl_pu", Type::f64, Presence::optional, 
 // ---- /pairs: one row per input line, in pair_id order (score, sweep; balance when it scores) ----
 namespace pairs {
 inline constexpr char group[] = "/pairs";
-inline constexpr Column pair_id{group, "pair_id", Type::u64, Presence::required, "the line's number in the input, from 0"};
+inline constexpr Column pair_id{group, "pair_id", Type::u64, Presence::required,
+                                "the line's number in the input, from 0"};
 inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required, "the pair's TD-CONE (NaN: not scored)"};
-inline constexpr Column rank{group, "rank", Type::u64, Presence::required, "1 = lowest TD-CONE, ties by pair_id; bad lines last"};
+inline constexpr Column rank{group, "rank", Type::u64, Presence::required,
+                             "1 = lowest TD-CONE, ties by pair_id; bad lines last"};
 inline constexpr Column flags{group, "flags", Type::u8, Presence::required, "flag bits (the schema's flags)"};
 inline constexpr Column src_len{group, "src_len", Type::u32, Presence::required, "input side tokens"};
 inline constexpr Column tgt_len{group, "tgt_len", Type::u32, Presence::required, "output side tokens"};
@@ -116,12 +121,14 @@ inline constexpr Column sweep_mask{group, "sweep_mask", Type::u64, Presence::opt
 namespace shards {
 inline constexpr char group[] = "/shards";
 inline constexpr Column shard{group, "shard", Type::u64, Presence::required, "shard number, from 0"};
-inline constexpr Column file{group, "file", Type::string, Presence::optional, "its input files, ', '-joined (--shard-by file)"};
+inline constexpr Column file{group, "file", Type::string, Presence::optional,
+                             "its input files, ', '-joined (--shard-by file)"};
 inline constexpr Column n_pairs{group, "n_pairs", Type::u64, Presence::required, "pairs scored in the shard"};
 inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required, "the shard's TD-CONE"};
 inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL(P||Q) (with --reference)"};
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
-inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional, "TD-CONE_REL (with --reference)"};
+inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
+                                   "TD-CONE_REL (with --reference)"};
 }  // namespace shards
 
 // ---- /sweep: one row per score threshold (sweep) ----
@@ -129,24 +136,28 @@ namespace sweep {
 inline constexpr char group[] = "/sweep";
 inline constexpr Column threshold{group, "threshold", Type::f64, Presence::required, "the threshold t"};
 inline constexpr Column n_pairs{group, "n_pairs", Type::u64, Presence::required, "|S_t|, pairs with score >= t"};
-inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::required, "pairs of S_t scored (the sample, or all of S_t)"};
+inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::required,
+                                  "pairs of S_t scored (the sample, or all of S_t)"};
 inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required, "TD-CONE of S_t"};
 inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL(P||Q) (with --reference)"};
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
-inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional, "TD-CONE_REL (with --reference)"};
+inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
+                                   "TD-CONE_REL (with --reference)"};
 }  // namespace sweep
 
 // ---- /labels: one row per label value or combination (score --by-label) ----
 namespace labels {
 inline constexpr char group[] = "/labels";
-inline constexpr Column label{group, "label", Type::string, Presence::required, "a combination (formal|aroused) or a value (formal|*)"};
+inline constexpr Column label{group, "label", Type::string, Presence::required,
+                              "a combination (formal|aroused) or a value (formal|*)"};
 inline constexpr Column n_pairs{group, "n_pairs", Type::u64, Presence::required, "pairs scored with it"};
 inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required, "their TD-CONE"};
 inline constexpr Column cond_entropy{group, "cond_entropy", Type::f64, Presence::always,
                                      "their H(Y|X) in nats"};
 inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL(P||Q) (with --reference)"};
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
-inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional, "TD-CONE_REL (with --reference)"};
+inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
+                                   "TD-CONE_REL (with --reference)"};
 }  // namespace labels
 
 // ---- /selection: rows in selection order (select) ----
@@ -154,10 +165,12 @@ namespace selection {
 inline constexpr char group[] = "/selection";
 inline constexpr Column pair_id{group, "pair_id", Type::u64, Presence::required, "the AVAIL line's number, from 0"};
 inline constexpr Column rank{group, "rank", Type::u64, Presence::required, "1-based rank in selection order"};
-inline constexpr Column delta_h{group, "delta_h", Type::f64, Presence::required, "ΔH = penalty + gain, as estimated when selected (NaN for junk)"};
+inline constexpr Column delta_h{group, "delta_h", Type::f64, Presence::required,
+                                "ΔH = penalty + gain, as estimated when selected (NaN for junk)"};
 inline constexpr Column penalty{group, "penalty", Type::f64, Presence::required, "the penalty of its length (>= 0)"};
 inline constexpr Column gain{group, "gain", Type::f64, Presence::required, "the gain of its words (<= 0)"};
-inline constexpr Column cross_entropy{group, "cross_entropy", Type::f64, Presence::required, "exact H of REPR under SEED + the lines up to this one (nats)"};
+inline constexpr Column cross_entropy{group, "cross_entropy", Type::f64, Presence::required,
+                                      "exact H of REPR under SEED + the lines up to this one (nats)"};
 inline constexpr Column root_word{group, "root_word", Type::string, Presence::required, "the iteration's best word"};
 inline constexpr Column wge{group, "wge", Type::f64, Presence::required, "its word gain estimate"};
 inline constexpr Column flags{group, "flags", Type::u8, Presence::required, "flag bits (the schema's flags)"};
@@ -165,7 +178,8 @@ inline constexpr Attribute stop_rank{group, "stop_rank", Type::u64, Presence::al
 inline constexpr Attribute h_initial{group, "h_initial", Type::f64, Presence::always, "H_0, the seed's cross-entropy"};
 inline constexpr Attribute repr_tokens{group, "repr_tokens", Type::u64, Presence::always, "REPR tokens"};
 inline constexpr Attribute lexicon{group, "lexicon", Type::u64, Presence::always, "|L|, word types of the lexicon"};
-inline constexpr Attribute in_seed{group, "in_seed", Type::u64, Presence::always, "AVAIL lines skipped as already in the seed"};
+inline constexpr Attribute in_seed{group, "in_seed", Type::u64, Presence::always,
+                                   "AVAIL lines skipped as already in the seed"};
 }  // namespace selection
 
 // ---- /balance: one row per labelled line (balance) ----
@@ -188,7 +202,8 @@ inline constexpr Attribute share_std_before{group, "share_std_before", Type::f64
                                             "standard deviation of the combination shares before"};
 inline constexpr Attribute share_std_after{group, "share_std_after", Type::f64, Presence::always, "the same after"};
 inline constexpr Attribute marginal_deviation{group, "marginal_deviation_", Type::f64, Presence::prefix,
-                                              "marginal_deviation_<label>: the largest |share of a value - 1/n_L| in the subset"};
+                                              "marginal_deviation_<label>: the largest |share of a value - 1/n_L| "
+                                              "in the subset"};
 }  // namespace balance
 
 // ---- /combinations: one row per label combination (balance) ----
@@ -196,7 +211,9 @@ namespace combinations {
 inline constexpr char group[] = "/combinations";
 inline constexpr Column combination{group, "combination", Type::string, Presence::required, "the label combination"};
 inline constexpr Column before{group, "before", Type::u64, Presence::required, "its lines before"};
-inline constexpr Column target{group, "target", Type::f64, Presence::required, "the mode's aim (joint: the common size; marginal: the fitted weight; skewed: size·share)"};
+inline constexpr Column target{group, "target", Type::f64, Presence::required,
+                               "the mode's aim (joint: the common size; marginal: the fitted weight; "
+                               "skewed: size·share)"};
 inline constexpr Column after{group, "after", Type::u64, Presence::required, "its lines kept"};
 inline constexpr Column under_represented{group, "under_represented", Type::u8, Presence::required,
                                           "1 = below --min-share or absent"};
