@@ -1,7 +1,9 @@
 """What scripts/plot.py and scripts/tdcone_frame.py share before they import
 h5py & co.: the HDF5 filter plugin of this checkout, and their modules found
-or asked for in one clear line; and the check of a result before they read
-it (check_result: its tdcone_version and the tables they read).
+or asked for in one clear line; the names of the result file, from the
+generated scripts/tdcone_schema.json (SCHEMA, TABLES, FLAGS); and the check of
+a result before they read it (check_result: its tdcone_version and the tables
+they read).
 
 A python3 first on PATH (pyenv, conda, a venv) often lacks h5py while
 Debian's /usr/bin/python3 has it (scripts/install-deps.sh): run as a program,
@@ -9,6 +11,7 @@ a script then starts again under /usr/bin/python3; imported, or where that
 one lacks the modules too, it stops with one line saying what to install.
 """
 import importlib
+import json
 import os
 import re
 import signal
@@ -68,17 +71,28 @@ def setup(name, modules, program):
 _CMAKE_LISTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "CMakeLists.txt")
 # The rule of version_major in src/cli/run_report.cpp: MAJOR.MINOR[.PATCH...], then optionally -/+ and anything.
 _VERSION = re.compile(r"([0-9]{1,9})\.[0-9]+(\.[0-9]+)*([-+].*)?")
-# The columns tdcone always writes into each table, and who writes it: kTables in src/cli/run_report.cpp.
-TABLES = {
-    "pairs": (("pair_id", "tdcone", "rank", "flags", "src_len", "tgt_len"), "tdcone score"),
-    "selection": (("pair_id", "rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge", "flags"),
-                  "tdcone select"),
-    "balance": (("pair_id", "combination", "kept", "rank_in_combination", "flags"), "tdcone balance"),
-    "combinations": (("combination", "before", "target", "after", "under_represented"), "tdcone balance"),
-    "labels": (("label", "n_pairs", "tdcone"), "tdcone score --by-label"),
-    "shards": (("shard", "n_pairs", "tdcone"), "tdcone score --shards"),
-    "sweep": (("threshold", "n_pairs", "n_sampled", "tdcone"), "tdcone sweep"),
-}
+# The names of the result file (groups, columns, attributes, flag bits), generated from the C++ schema
+# (src/schema): build/tdcone_schema_json > scripts/tdcone_schema.json regenerates it.
+_SCHEMA_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "tdcone_schema.json")
+try:
+    with open(_SCHEMA_PATH, encoding="utf-8") as _schema_file:
+        SCHEMA = json.load(_schema_file)
+except (OSError, ValueError) as _error:
+    sys.exit(f"{os.path.basename(sys.argv[0]) or 'python'}: cannot read the result schema {_SCHEMA_PATH}: {_error}")
+# The columns tdcone always writes into each checked table, and who writes it: what check_result_table asks.
+TABLES = {group["group"].strip("/"): (tuple(column["name"] for column in group["columns"]
+                                            if column["presence"] == "required"), group["writer"])
+          for group in SCHEMA["groups"] if group["checked"]}
+# The bits of every `flags` column, by name: FLAGS["bad_line"] == 1.
+FLAGS = {flag["name"]: flag["value"] for flag in SCHEMA["flags"]}
+
+
+def column(group, name):
+    """`name`, a column of table `group` ("pairs") in the schema; KeyError if tdcone writes no such column."""
+    for table in SCHEMA["groups"]:
+        if table["group"] == "/" + group and any(c["name"] == name for c in table["columns"]):
+            return name
+    raise KeyError(f"the result schema has no column /{group}/{name}")
 
 
 def build_version():

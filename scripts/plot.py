@@ -60,8 +60,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 KINDS = ("balance", "labels", "selection", "sweep", "shards", "pairs")  # most specific first
 # The group and dataset that make each kind drawable (a score --by-label file also has /pairs).
-TABLES = {"balance": ("combinations", "combination"), "labels": ("labels", "tdcone"),
-          "selection": ("selection", "cross_entropy")}
+TABLES = {"balance": ("combinations", _tdcone_py.column("combinations", "combination")),
+          "labels": ("labels", _tdcone_py.column("labels", "tdcone")),
+          "selection": ("selection", _tdcone_py.column("selection", "cross_entropy"))}
+BAD_LINE, JUNK, IN_SEED = (_tdcone_py.FLAGS[name] for name in ("bad_line", "junk", "in_seed"))
 
 
 def text(value):
@@ -138,7 +140,7 @@ def plot_pairs(f, fig, args):
     pairs = f["pairs"]
     t = pairs["tdcone"][()]
     flags = pairs["flags"][()] if "flags" in pairs else np.zeros(len(t), np.uint8)
-    good = np.isfinite(t) & ((flags & 1) == 0)
+    good = np.isfinite(t) & ((flags & BAD_LINE) == 0)
     values = t[good]
     left_out = len(t) - len(values)
     ax = fig.add_subplot(1, 1, 1)
@@ -191,8 +193,8 @@ def plot_selection(f, fig, args):
     ax.set_ylabel("H_n  (nats)")
     ax.grid(alpha=0.3)
     legend_outside(ax)
-    in_seed = int(((flags & 8) != 0).sum())
-    junk = int(((flags & 3) != 0).sum())
+    in_seed = int(((flags & IN_SEED) != 0).sum())
+    junk = int(((flags & (BAD_LINE | JUNK)) != 0).sum())
     parts = [f"{len(h):,} lines ranked"] + ([f"the first {stop:,} kept (--stop)"] if stopped else [])
     if in_seed:
         parts.append(f"{in_seed:,} already in the seed")

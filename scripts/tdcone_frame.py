@@ -15,6 +15,9 @@ stores them as fixed-length bytes or variable-length UTF-8. `df.attrs` holds
 the root attributes (command, config, n_lines, ...) and, under
 "/NAME", each group's attributes (e.g. "/corpus", "/selection");
 read_frame(path, "inputs") is the run's input files (path, size, lines, fingerprint).
+FLAGS names the bits of the `flags` columns (FLAGS["bad_line"] == 1; all of
+them, like every name of the file, in scripts/tdcone_schema.json):
+pairs[(pairs.flags & FLAGS["bad_line"]) == 0] are the lines scored.
 
 text=True adds the input text of each row: `src` and `tgt` (pairs) or `text`
 (selection), exactly as `tdcone export PATH --group G --to jsonl --text`
@@ -44,7 +47,9 @@ import h5py  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 
-__all__ = ["read_frame", "tdcone_binary"]
+__all__ = ["read_frame", "tdcone_binary", "FLAGS"]
+
+FLAGS = _tdcone_py.FLAGS
 
 TEXT_COLUMNS = ("src", "tgt", "text", "raw")  # raw: a bad line's bytes (its src/tgt/text are None)
 

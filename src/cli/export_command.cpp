@@ -179,7 +179,7 @@ struct TextJoin {
   RunInputs run;
   TextRequest request;
   std::uint64_t id(std::size_t r) const { return pair_id->unsigned_values[r]; }
-  bool bad(std::size_t r) const { return flags != nullptr && (flags->unsigned_values[r] & text::bad_line); }
+  bool bad(std::size_t r) const { return flags != nullptr && (flags->unsigned_values[r] & schema::bad_line); }
 };
 
 TextJoin plan_join(const ExportOptions& options, const h5::Reader& reader, const Table& table,

@@ -42,7 +42,7 @@ LabelSubsets label_subsets(const text::TokenizedShare& share, const label::PairL
   groups.group_of_pair.resize(share.size());
   for (std::size_t i = 0; i < share.size(); ++i) {
     const std::uint32_t k = labels.combination_of_pair[i];
-    groups.group_of_pair[i] = (share.flags[i] & text::bad_line) ? entropy::kNoGroup
+    groups.group_of_pair[i] = (share.flags[i] & schema::bad_line) ? entropy::kNoGroup
                               : k == label::kNoCombination    ? unlabelled
                                                               : group_of_combination[k];
   }

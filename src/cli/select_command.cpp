@@ -233,14 +233,14 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   for (std::size_t i : junk) {
     const std::uint8_t f = corpora.available.flags[i];
     my_junk.emplace_back(corpora.available.first_pair_id + i,
-                         (f & text::bad_line) ? text::bad_line : (f & text::in_seed) ? text::in_seed : text::junk);
+                         (f & schema::bad_line) ? schema::bad_line : (f & schema::in_seed) ? schema::in_seed : schema::junk);
   }
   std::vector<std::vector<std::pair<std::uint64_t, std::uint8_t>>> all_junk;
   boost::mpi::gather(comm, my_junk, all_junk, 0);
 
   SelectionTable table;
   const double nan = std::numeric_limits<double>::quiet_NaN();
-  const std::uint8_t cut = options.stop ? text::not_selected : 0;
+  const std::uint8_t cut = options.stop ? schema::not_selected : 0;
   for (const select::RankedLine& r : selection.ranked)
     table.add(r.pair_id, r.delta_h, r.penalty, r.gain, r.cross_entropy, stats.lexicon[r.root_word], r.wge,
               table.pair_id.size() < selection.stop_rank ? 0 : cut);
@@ -248,7 +248,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   for (const bool seed_pass : {true, false})
     for (const auto& part : all_junk)
       for (const auto& [id, flag] : part)
-        if ((flag == text::in_seed) == seed_pass) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
+        if ((flag == schema::in_seed) == seed_pass) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
 
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());

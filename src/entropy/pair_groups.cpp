@@ -13,7 +13,7 @@ namespace tdcone::entropy {
 
 namespace {
 
-bool scored(const text::TokenizedShare& share, std::size_t i) { return !(share.flags[i] & text::bad_line); }
+bool scored(const text::TokenizedShare& share, std::size_t i) { return !(share.flags[i] & schema::bad_line); }
 
 std::uint64_t pair_hash(std::uint64_t pair_id, std::uint64_t seed) { return XXH3_64bits_withSeed(&pair_id, 8, seed); }
 

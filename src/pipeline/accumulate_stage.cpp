@@ -48,7 +48,7 @@ class RoundWriter {
 
  private:
   std::uint64_t add_pair(std::size_t i) {
-    if (share_.flags[i] & text::bad_line) return 0;
+    if (share_.flags[i] & schema::bad_line) return 0;
     const auto y = share_.tgt_types(i);
     aligner_.split(share_.src_types(i), y, split_);
     if (pair_tdcone_) (*pair_tdcone_)[i] = aligner_.pair_tdcone(split_, y.size());

@@ -9,7 +9,7 @@ namespace {
 void mark_words(const text::TokenizedShare& share, mpi::WordMarks& marks, unsigned input_bit, unsigned output_bit,
                 std::span<const std::uint32_t> group_of_pair = {}) {
   for (std::size_t i = 0; i < share.size(); ++i) {
-    if (share.flags[i] & text::bad_line) continue;
+    if (share.flags[i] & schema::bad_line) continue;
     for (auto w : share.src_types(i)) marks.set(w, input_bit);
     for (auto w : share.tgt_types(i)) marks.set(w, output_bit);
     if (!group_of_pair.empty() && group_of_pair[i] != entropy::kNoGroup)

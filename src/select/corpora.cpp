@@ -42,7 +42,7 @@ std::uint32_t line_length(const text::TokenizedShare& share, std::size_t i, Side
 // Junk for selection (SPEC §6): a bad line, or no tokens, or more than the cap.
 bool junk_line(const text::TokenizedShare& share, std::size_t i, Side side, std::uint32_t length_cap) {
   const std::uint32_t length = line_length(share, i, side);
-  return (share.flags[i] & text::bad_line) || length == 0 || length > length_cap;
+  return (share.flags[i] & schema::bad_line) || length == 0 || length > length_cap;
 }
 
 // The hash of line i's text on `side` (identical strings have equal hashes).
@@ -57,7 +57,7 @@ std::uint64_t count_tokens(const text::TokenizedShare& share, Side side, const s
   std::vector<std::pair<text::WordId, std::uint32_t>> words;
   std::uint64_t tokens = 0;
   for (std::size_t i = 0; i < share.size(); ++i) {
-    if (share.flags[i] & (text::bad_line | text::in_seed)) continue;
+    if (share.flags[i] & (schema::bad_line | schema::in_seed)) continue;
     line_words(share, i, side, words);
     for (const auto& [w, c] : words) counts[lexicon_id[w]] += c;
     tokens += line_length(share, i, side);
@@ -120,7 +120,7 @@ AvailableLines available_lines(const text::TokenizedShare& available, Side side,
   std::vector<std::pair<text::WordId, std::uint32_t>> words;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> in_lexicon;
   for (std::size_t i = 0; i < available.size(); ++i) {
-    if ((available.flags[i] & text::in_seed) || junk_line(available, i, side, length_cap)) {  // not selectable
+    if ((available.flags[i] & schema::in_seed) || junk_line(available, i, side, length_cap)) {  // not selectable
       junk.push_back(i);
       continue;
     }
@@ -147,7 +147,7 @@ std::uint64_t flag_seed_lines(const boost::mpi::communicator& comm, Corpora& cor
   if (corpora.seed) {
     const text::TokenizedShare& seed = *corpora.seed;
     for (std::size_t i = 0; i < seed.size(); ++i)
-      if (!(seed.flags[i] & text::bad_line)) mine.push_back(line_hash(seed, i, side));
+      if (!(seed.flags[i] & schema::bad_line)) mine.push_back(line_hash(seed, i, side));
   }
   std::sort(mine.begin(), mine.end());
   mine.erase(std::unique(mine.begin(), mine.end()), mine.end());
@@ -165,7 +165,7 @@ std::uint64_t flag_seed_lines(const boost::mpi::communicator& comm, Corpora& cor
     for (std::size_t i = 0; i < available.size(); ++i) {
       if (junk_line(available, i, side, length_cap)) continue;  // junk stays junk
       if (std::binary_search(seed_hashes.begin(), seed_hashes.end(), line_hash(available, i, side))) {
-        available.flags[i] |= text::in_seed;
+        available.flags[i] |= schema::in_seed;
         ++flagged;
       }
     }

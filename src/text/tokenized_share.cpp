@@ -110,13 +110,13 @@ class ShareBuilder {
                                                   : std::string(record.label_problem);
     if (label_problem_.empty()) return;
     if (!record.label_problem.empty()) labels_.add_none(share_.label_ids);
-    share_.flags.back() |= no_label;
+    share_.flags.back() |= schema::no_label;
   }
 
   std::string flag(std::string reason) {
     label_problem_.clear();
     if (with_labels_) labels_.add_none(share_.label_ids);
-    share_.flags.push_back(bad_line);
+    share_.flags.push_back(schema::bad_line);
     share_.src_len.push_back(0);
     share_.tgt_len.push_back(0);
     if (options_.fields.has_score()) share_.scores.push_back(0.0);

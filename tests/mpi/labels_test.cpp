@@ -223,7 +223,7 @@ TEST_F(LabelsOverRanksTest, LabelsAgreeOnEveryRankCount) {
   for (std::size_t i = 0; i < n; ++i) {
     const int c = expected[i];
     ASSERT_EQ(combinations[i], c >= 0 ? static_cast<std::uint32_t>(c) : label::kNoCombination) << "line " << i + 1;
-    ASSERT_EQ(flags[i] & (text::bad_line | text::no_label), c == -1 ? text::bad_line : c == -2 ? text::no_label : 0)
+    ASSERT_EQ(flags[i] & (schema::bad_line | schema::no_label), c == -1 ? schema::bad_line : c == -2 ? schema::no_label : 0)
         << "line " << i + 1;
   }
   // And the same as one rank reading it all.

@@ -473,7 +473,7 @@ TEST(LabelReadTest, MissingLabelsAreFlagged16BadLinesAre1) {
                                               "src five\ttgt five\tcasual\n"
                                               "src six\ttgt six\tformal\n",
                                               options);
-  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, text::no_label, text::bad_line, text::no_label, 0, 0}));
+  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, schema::no_label, schema::bad_line, schema::no_label, 0, 0}));
   EXPECT_EQ(share.label_ids, (std::vector<std::uint32_t>{0, kNoValue, kNoValue, kNoValue, 1, 0}));
   EXPECT_EQ(share.label_values, (std::vector<std::vector<std::string>>{{"formal", "casual"}}));
   EXPECT_EQ(share.bad_count, 1u);
@@ -513,7 +513,7 @@ TEST(LabelReadTest, NotANumberUnderBucketsIsFlagged16) {
                                               "a\tb\tx\t0.5\n"
                                               "a\tb\ty\t0.1\n",
                                               options);
-  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, text::no_label, 0, 0}));
+  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, schema::no_label, 0, 0}));
   EXPECT_EQ(share.label_ids, (std::vector<std::uint32_t>{0, 1, kNoValue, kNoValue, 0, 1, 1, 0}));
   ASSERT_EQ(share.label_problems.size(), 1u);
   EXPECT_EQ(share.label_problems[0].line, 2u);
@@ -531,7 +531,7 @@ TEST(LabelReadTest, JsonlLabels) {
                                               R"({"src":"a","style":"formal"})" "\n"
                                               R"({"src":"a","tgt":"b","style":3})" "\n",
                                               options, io::Format::jsonl);
-  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, text::no_label, text::bad_line, 0}));
+  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, schema::no_label, schema::bad_line, 0}));
   EXPECT_EQ(share.label_ids, (std::vector<std::uint32_t>{0, kNoValue, kNoValue, 1}));
   EXPECT_EQ(share.label_values, (std::vector<std::vector<std::string>>{{"formal", "3"}}));
   ASSERT_EQ(share.label_problems.size(), 1u);

@@ -165,7 +165,7 @@ TEST(SelectTest, AvailLinesAlreadyInTheSeedAreFlaggedAndNotRanked) {
   const std::string avail = "a b\nc c d\na b\na b c d\na  b\ne\n";
   const Ranking run = select_texts("a b\na c\n", avail, options, "a b\nc d c\na b c d\n", true);
   EXPECT_EQ(run.in_seed, 2u);
-  EXPECT_EQ(run.flags, (std::vector<std::uint8_t>{text::in_seed, 0, text::in_seed, 0, 0, 0}));
+  EXPECT_EQ(run.flags, (std::vector<std::uint8_t>{schema::in_seed, 0, schema::in_seed, 0, 0, 0}));
   EXPECT_EQ(run.junk, (std::vector<std::size_t>{0, 2, 3}));
   std::vector<std::uint64_t> ranked;
   for (const RankedLine& r : run.selection.ranked) ranked.push_back(r.pair_id);

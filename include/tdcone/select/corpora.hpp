@@ -29,7 +29,7 @@ struct Corpora {
 Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora& corpora, Side side,
                              std::vector<std::uint32_t>& lexicon_id);
 
-/// Flags (text::in_seed, bit 8) every AVAIL line of this rank that would be
+/// Flags (schema::in_seed, bit 8) every AVAIL line of this rank that would be
 /// selectable (not bad, 1 to `length_cap` tokens) and whose text on `side` is
 /// a SEED line's: the same bytes after parsing (64-bit XXH3 of the field's
 /// text; `both`: of both fields). Every rank learns every SEED line's hash, so
@@ -42,7 +42,7 @@ std::uint64_t flag_seed_lines(const boost::mpi::communicator& comm, Corpora& cor
 
 /// The AVAIL lines of this rank that can be selected; `junk` gets the other
 /// lines' positions in the share (no tokens, over the length cap, bad, or
-/// flagged text::in_seed by flag_seed_lines).
+/// flagged schema::in_seed by flag_seed_lines).
 AvailableLines available_lines(const text::TokenizedShare& available, Side side,
                                const std::vector<std::uint32_t>& lexicon_id, std::uint32_t length_cap,
                                std::vector<std::size_t>& junk);

@@ -11,13 +11,11 @@
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
 #include "tdcone/label/labels.hpp"
+#include "tdcone/schema/pair_flags.hpp"
 #include "tdcone/text/tokenizer.hpp"
 #include "tdcone/text/vocabulary.hpp"
 
 namespace tdcone::text {
-
-/// `flags` bits of SPEC §8.
-enum PairFlag : std::uint8_t { bad_line = 1, junk = 2, not_selected = 4, in_seed = 8, no_label = 16 };
 
 struct ReadOptions {
   io::FieldSpec fields;

@@ -1,0 +1,34 @@
+#pragma once
+// The bits of every `flags` column (/pairs, /selection, /balance; SPEC §8).
+// New bits are added, never renumbered: results and scripts keep their meaning.
+#include <cstdint>
+#include <vector>
+
+namespace tdcone::schema {
+
+/// One bit of a `flags` column. Unscoped, so that bits combine with `|`.
+enum PairFlag : std::uint8_t {
+  /// The line could not be read as a pair (a missing field, bad UTF-8...):
+  /// skipped under `--on-bad-line skip`, never scored.
+  bad_line = 1,
+  /// Junk for selection: a side with no tokens, or more than `--length-cap`; ranked last.
+  junk = 2,
+  /// Ranked, but after stop_rank, and `--stop` keeps only the lines up to it.
+  not_selected = 4,
+  /// The AVAIL line is already in the seed corpus (`--skip-seed-lines`): not selectable.
+  in_seed = 8,
+  /// The line's label is missing or unusable: it belongs to no label combination.
+  no_label = 16,
+};
+
+/// A flag bit with its name (the enumerator's) and its meaning, for the schema's JSON.
+struct FlagBit {
+  PairFlag bit;
+  const char* name;
+  const char* about;
+};
+
+/// Every bit, lowest first.
+const std::vector<FlagBit>& flag_bits();
+
+}  // namespace tdcone::schema

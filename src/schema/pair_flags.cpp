@@ -1,0 +1,16 @@
+#include "tdcone/schema/pair_flags.hpp"
+
+namespace tdcone::schema {
+
+const std::vector<FlagBit>& flag_bits() {
+  static const std::vector<FlagBit> bits = {
+      {bad_line, "bad_line", "the line could not be read as a pair; skipped under --on-bad-line skip"},
+      {junk, "junk", "junk for selection: no tokens, or over the length cap"},
+      {not_selected, "not_selected", "ranked after stop_rank, cut by --stop"},
+      {in_seed, "in_seed", "already in the seed corpus (not selectable)"},
+      {no_label, "no_label", "missing or unusable label"},
+  };
+  return bits;
+}
+
+}  // namespace tdcone::schema

@@ -1,0 +1,87 @@
+// The result schema (src/schema): its names, its flag bits, and the JSON the
+// Python scripts read (scripts/tdcone_schema.json, which must be current).
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "tdcone/schema/pair_flags.hpp"
+#include "tdcone/schema/results.hpp"
+#include "tdcone/schema/schema_json.hpp"
+
+namespace tdcone::schema {
+namespace {
+
+TEST(SchemaTest, FlagBitsKeepTheirValues) {  // SPEC §8: new bits are added, never renumbered
+  EXPECT_EQ(bad_line, 1);
+  EXPECT_EQ(junk, 2);
+  EXPECT_EQ(not_selected, 4);
+  EXPECT_EQ(in_seed, 8);
+  EXPECT_EQ(no_label, 16);
+  std::uint32_t seen = 0;
+  for (const FlagBit& bit : flag_bits()) {
+    EXPECT_EQ(seen & bit.bit, 0u) << bit.name;
+    seen |= bit.bit;
+  }
+  EXPECT_EQ(seen, 31u);
+}
+
+TEST(SchemaTest, ColumnPathsJoinGroupAndName) {
+  EXPECT_EQ(pairs::tdcone.path(), "/pairs/tdcone");
+  EXPECT_EQ(selection::root_word.path(), "/selection/root_word");
+  EXPECT_STREQ(corpus::nnz.object, "/corpus");
+}
+
+TEST(SchemaTest, EveryEntryBelongsToItsTableOnce) {
+  std::set<std::string> groups;
+  for (const Table& table : tables()) {
+    EXPECT_TRUE(groups.insert(table.group).second) << table.group;
+    std::set<std::string> names;
+    for (const Column* column : table.columns) {
+      EXPECT_STREQ(column->group, table.group) << column->name;
+      EXPECT_TRUE(names.insert(column->name).second) << table.group << " " << column->name;
+    }
+    for (const Attribute* attribute : table.attributes) EXPECT_STREQ(attribute->object, table.group) << attribute->name;
+  }
+  for (const Attribute* attribute : root_attributes()) EXPECT_STREQ(attribute->object, "/") << attribute->name;
+}
+
+// The columns the checks require (check_result_table, the scripts' check_result): the same since they exist.
+TEST(SchemaTest, CheckedTablesRequireTheColumnsEveryVersionWrites) {
+  const auto required = [](const char* group) { return find_table(group)->required_columns(); };
+  using Names = std::vector<std::string>;
+  EXPECT_EQ(required("/pairs"), (Names{"pair_id", "tdcone", "rank", "flags", "src_len", "tgt_len"}));
+  EXPECT_EQ(required("/selection"),
+            (Names{"pair_id", "rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge", "flags"}));
+  EXPECT_EQ(required("/balance"), (Names{"pair_id", "combination", "kept", "rank_in_combination", "flags"}));
+  EXPECT_EQ(required("/combinations"), (Names{"combination", "before", "target", "after", "under_represented"}));
+  EXPECT_EQ(required("/labels"), (Names{"label", "n_pairs", "tdcone"}));
+  EXPECT_EQ(required("/shards"), (Names{"shard", "n_pairs", "tdcone"}));
+  EXPECT_EQ(required("/sweep"), (Names{"threshold", "n_pairs", "n_sampled", "tdcone"}));
+  EXPECT_STREQ(find_table("/labels")->writer, "tdcone score --by-label");
+  EXPECT_FALSE(find_table("/corpus")->checked);
+  EXPECT_EQ(find_table("/nothing"), nullptr);
+}
+
+TEST(SchemaTest, JsonNamesEveryGroupAndFlag) {
+  const std::string text = json();
+  for (const Table& table : tables()) EXPECT_NE(text.find(std::string("\"group\": \"") + table.group + "\""), std::string::npos);
+  EXPECT_NE(text.find(R"({"name": "in_seed", "value": 8,)"), std::string::npos);
+  EXPECT_NE(text.find(R"({"name": "tdcone_version", "type": "string", "presence": "required",)"), std::string::npos);
+  EXPECT_EQ(text.back(), '\n');
+}
+
+TEST(SchemaTest, CheckedInJsonIsCurrent) {
+  const std::string path = TDCONE_SOURCE_DIR "/scripts/tdcone_schema.json";
+  std::ifstream in(path, std::ios::binary);
+  ASSERT_TRUE(in) << "cannot read " << path;
+  std::ostringstream checked_in;
+  checked_in << in.rdbuf();
+  EXPECT_TRUE(checked_in.str() == json())
+      << path << " differs from the schema of src/schema: regenerate it with\n"
+      << "  cmake --build build --target tdcone_schema_json && build/tdcone_schema_json > scripts/tdcone_schema.json";
+}
+
+}  // namespace
+}  // namespace tdcone::schema
