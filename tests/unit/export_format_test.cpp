@@ -7,12 +7,12 @@
 #include <string>
 #include <vector>
 
-#include "tdcone/cli/export_format.hpp"
+#include "tdcone/pipeline/export_format.hpp"
 #include "tdcone/io/line_fingerprint.hpp"
 
 namespace {
 
-using namespace tdcone::cli;
+using namespace tdcone::pipeline;
 using tdcone::io::LineFingerprint;
 
 std::string json(std::string_view text) {

@@ -1,6 +1,6 @@
 // export --where: numbers compared as numbers, text columns with == and != on
 // a quoted value, and a clear refusal of every other mix.
-#include "tdcone/cli/export_where.hpp"
+#include "tdcone/pipeline/export_where.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "tdcone/core/error.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 namespace {
 
 // A /balance-like table: pair_id, kept (numbers), tdcone (with a NaN), combination (text).
@@ -85,4 +85,4 @@ TEST_F(WhereTest, MixesAreRefused) {
 }
 
 }  // namespace
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

@@ -3,10 +3,10 @@
 
 #include <string>
 
-#include "tdcone/cli/run_report.hpp"
+#include "tdcone/pipeline/result_checks.hpp"
 #include "tdcone/core/error.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 namespace {
 
 TEST(ResultVersion, MajorOfAVersion) {
@@ -47,4 +47,4 @@ TEST(ResultVersion, MissingOrGarbageIsRefused) {
 }
 
 }  // namespace
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

@@ -1,5 +1,5 @@
-// Write errors where tables and summaries are written (cli/standard_output.hpp).
-#include "tdcone/cli/standard_output.hpp"
+// Write errors where tables and summaries are written (pipeline/standard_output.hpp).
+#include "tdcone/pipeline/standard_output.hpp"
 
 #include <gtest/gtest.h>
 
@@ -7,7 +7,7 @@
 
 #include "tdcone/core/error.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 namespace {
 
 TEST(StandardOutput, AFailedWriteToAFileIsAnErrorNamingIt) {
@@ -24,4 +24,4 @@ TEST(StandardOutput, AFailedWriteToAFileIsAnErrorNamingIt) {
 }
 
 }  // namespace
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

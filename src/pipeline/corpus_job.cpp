@@ -1,4 +1,4 @@
-#include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/pipeline/corpus_job.hpp"
 
 #include <boost/mpi/collectives.hpp>
 
@@ -6,16 +6,15 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "tdcone/cli/labels.hpp"
 #include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
+#include "tdcone/core/progress.hpp"
 #include "tdcone/io/parallel_files.hpp"
 #include "tdcone/mpi/agreement.hpp"
-#include "tdcone/core/guard.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/read_stage.hpp"
-#include "tdcone/core/progress.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 namespace {
 
@@ -26,12 +25,12 @@ namespace {
 // not grow. Below a thousand lines neither is told apart.
 constexpr std::uint64_t kFewTypesMinLines = 1000;
 
-void name_sides(const CorpusOptions& corpus, CorpusJob& job) {
+void name_sides(const CorpusConfig& corpus, CorpusJob& job) {
   using Names = std::array<std::string, 2>;
   if (corpus.parallel()) {
     job.side_where = Names{"whole lines", "whole lines"};
     job.side_option = Names{"--src-file", "--tgt-file"};
-  } else if (corpus.format == "jsonl") {
+  } else if (corpus.format == io::Format::jsonl) {
     job.side_where = Names{cat("field '", corpus.src_field, "'"), cat("field '", corpus.tgt_field, "'")};
     job.side_option = Names{"--src-field", "--tgt-field"};
   } else {
@@ -61,8 +60,8 @@ void warn_same_sides(const CorpusJob& job) {
 
 }  // namespace
 
-CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
-                          const ReferenceOptions& reference, const OutputOptions& output, const LabelOptions* labels) {
+CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusConfig& corpus,
+                          const ReferenceConfig& reference, const OutputConfig& output, const LabelConfig* labels) {
   const Stopwatch clock;
   CorpusJob job;
   std::vector<io::InputFile> reference_files, reference_tgt_files;
@@ -92,8 +91,8 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
     if (comm.rank() == 0) warn_same_sides(job);
   });
   job.share = corpus.parallel()
-                  ? pipeline::read_parallel_files(comm, job.files, job.tgt_files, read, job.vocabulary, "corpus")
-                  : pipeline::read_files(comm, job.files, read, job.vocabulary, "corpus");
+                  ? read_parallel_files(comm, job.files, job.tgt_files, read, job.vocabulary, "corpus")
+                  : read_files(comm, job.files, read, job.vocabulary, "corpus");
   const std::string what = corpus.parallel() ? "the corpus, --src-file/--tgt-file" : "the corpus, --input";
   BadLinePolicy policy = corpus.bad_line_policy();
   if (!corpus.parallel()) policy.two_file_options = "--src-file/--tgt-file";
@@ -101,12 +100,12 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
   if (labels && labels->given())
     job.labels = account_labels(comm, job.share, read, job.counts, corpus.max_bad_fraction, describe_input(job.files, what));
   if (reference.parallel()) {
-    job.reference = pipeline::read_parallel_files(comm, reference_files, reference_tgt_files, corpus.read_options(),
+    job.reference = read_parallel_files(comm, reference_files, reference_tgt_files, corpus.read_options(),
                                                   job.vocabulary, "reference");
     account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(),
                   "the reference, --reference-src-file/--reference-tgt-file");
   } else if (!reference_files.empty()) {
-    job.reference = pipeline::read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
+    job.reference = read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
     policy.two_file_options = "--reference-src-file/--reference-tgt-file";
     account_lines(comm, *job.reference, reference_files, policy, "the reference, --reference");
   }
@@ -114,26 +113,26 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOpti
   return job;
 }
 
-JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineOptions& engine,
-                           const ReferenceOptions& reference, const entropy::PairGroups& groups,
+JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineSettings& engine,
+                           const ReferenceConfig& reference, const entropy::PairGroups& groups,
                            std::span<const std::uint32_t> rank_groups, std::uint32_t rank_group_count) {
-  pipeline::EngineConfig config;
+  EngineConfig config;
   config.rank_groups = rank_groups;
   config.rank_group_count = rank_group_count;
-  config.align = engine.align == "static" ? align::AlignMode::embedding : align::AlignMode::uniform;
+  config.align = engine.align;
   config.embeddings = engine.embeddings;
   config.rel_lambda = reference.rel_lambda;
-  const pipeline::MachineBudget machine = pipeline::default_memory_budget(comm);
+  const MachineBudget machine = default_memory_budget(comm);
   mpi::collective_step(comm, [&] {
     config.memory_bytes =
-        engine.memory.empty() ? machine.bytes : pipeline::parse_memory_size(engine.memory, "--memory", pipeline::SizeOf::budget);
-    if (!engine.round_size.empty()) config.round_bytes = pipeline::parse_memory_size(engine.round_size, "--round-size", pipeline::SizeOf::buffer);
+        engine.memory.empty() ? machine.bytes : parse_memory_size(engine.memory, "--memory", SizeOf::budget);
+    if (!engine.round_size.empty()) config.round_bytes = parse_memory_size(engine.round_size, "--round-size", SizeOf::buffer);
   });
   config.machine_bytes = machine.bytes;
-  pipeline::note_memory_budget(config.memory_bytes, machine);
+  note_memory_budget(config.memory_bytes, machine);
   JobScores scores;
-  static_cast<pipeline::EngineResult&>(scores) =
-      pipeline::run_score_engine(comm, job.share, job.reference ? &*job.reference : nullptr, job.vocabulary, groups, config);
+  static_cast<EngineResult&>(scores) =
+      run_score_engine(comm, job.share, job.reference ? &*job.reference : nullptr, job.vocabulary, groups, config);
   const std::array<std::uint64_t, 2> types{scores.input_types, scores.subsets[0].output_types};
   for (std::size_t side = 0; side < 2; ++side)  // global counts: the same warning on any number of ranks
     if (comm.rank() == 0 && job.counts.scored >= kFewTypesMinLines &&
@@ -145,60 +144,10 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob
   scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
   scores.memory_budget = config.memory_bytes;
   if (engine.memory.empty()) scores.memory_rule = machine.rule;
-  boost::mpi::all_gather(comm, pipeline::peak_rss_bytes(), scores.peak_rss);
+  boost::mpi::all_gather(comm, peak_rss_bytes(), scores.peak_rss);
   return scores;
-}
-
-void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with_reference) {
-  const entropy::SubsetScore& corpus = scores.subsets[0];
-  file.create_group("/corpus");
-  file.set_attribute("/corpus", "tdcone", corpus.tdcone);
-  file.set_attribute("/corpus", "cond_entropy", corpus.cond_entropy);
-  file.set_attribute("/corpus", "n_pairs", corpus.n_pairs);
-  file.set_attribute("/corpus", "vx", scores.input_types);
-  file.set_attribute("/corpus", "vy", corpus.output_types);
-  file.set_attribute("/corpus", "nnz", corpus.nnz);
-  if (with_reference) {
-    file.set_attribute("/corpus", "tdcone_rel", corpus.tdcone_rel);
-    file.set_attribute("/corpus", "kl_pq", corpus.kl_pq);
-    file.set_attribute("/corpus", "kl_pu", corpus.kl_pu);
-  }
-  // Run figures: seconds of each phase (rank 0's wall clock; the write phase is
-  // not over yet), peak resident memory per rank so far, the budget.
-  for (const auto& phase : scores.phases) file.set_attribute("/", "seconds_" + phase.name, phase.seconds);
-  std::string per_rank;
-  std::uint64_t peak = 0;
-  for (auto bytes : scores.peak_rss) {
-    per_rank += (per_rank.empty() ? "" : ",") + std::to_string(bytes);
-    peak = std::max(peak, bytes);
-  }
-  file.set_attribute("/", "peak_rss_bytes", peak);
-  file.set_attribute("/", "peak_rss_bytes_per_rank", per_rank);
-  file.set_attribute("/", "memory_budget_bytes", scores.memory_budget);
 }
 
 void add_write_phase(JobScores& scores, double seconds) { scores.phases.push_back({"write", seconds}); }
 
-void print_summary(const boost::mpi::communicator& comm, const std::string& command, const std::string& output,
-                   const LineCounts& counts, const JobScores& scores, bool with_reference, double seconds) {
-  std::vector<std::uint64_t> peak;
-  boost::mpi::gather(comm, pipeline::peak_rss_bytes(), peak, 0);
-  if (comm.rank() != 0) return;
-  const entropy::SubsetScore& corpus = scores.subsets[0];
-  std::printf("tdcone %s: %s\n", command.c_str(), output.c_str());
-  std::printf("  lines        %llu (scored %llu, flagged %llu)\n", (unsigned long long)counts.lines,
-              (unsigned long long)counts.scored, (unsigned long long)counts.flagged);
-  std::printf("  |V_x|        %llu\n  |V_y|        %llu\n  nnz(M)       %llu\n", (unsigned long long)scores.input_types,
-              (unsigned long long)corpus.output_types, (unsigned long long)corpus.nnz);
-  std::printf("  H(Y|X)       %.7f nats\n  TD-CONE      %.7f\n", corpus.cond_entropy, corpus.tdcone);
-  if (with_reference)
-    std::printf("  TD-CONE_REL  %.7f (KL_pq %.7f, KL_pu %.7f)\n", corpus.tdcone_rel, corpus.kl_pq, corpus.kl_pu);
-  std::printf("  ranks        %d, %.2f s:", comm.size(), seconds);
-  for (const auto& phase : scores.phases) std::printf(" %s %.2f", phase.name.c_str(), phase.seconds);
-  std::printf("\n  peak memory ");
-  for (std::size_t r = 0; r < peak.size(); ++r) std::printf("%s%s", r ? ", " : " ", pipeline::format_bytes(peak[r]).c_str());
-  std::printf(" per rank (--memory %s%s%s)\n", pipeline::format_bytes(scores.memory_budget).c_str(),
-              scores.memory_rule.empty() ? "" : ": ", scores.memory_rule.c_str());
-}
-
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

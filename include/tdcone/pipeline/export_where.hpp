@@ -6,7 +6,7 @@
 
 #include "tdcone/hdf5/h5file.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 /// COLUMN OP NUMBER on a numeric column (OP: < <= > >= == !=; NaN never
 /// passes), or COLUMN == 'TEXT' / COLUMN != "TEXT" on a text column (the
@@ -27,4 +27,4 @@ RowCondition parse_where(const std::string& condition,
                          const std::function<const h5::Column&(const std::string&)>& column_named,
                          const std::string& group);
 
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

@@ -1,4 +1,4 @@
-#include "tdcone/cli/standard_output.hpp"
+#include "tdcone/pipeline/standard_output.hpp"
 
 #include <boost/mpi/collectives.hpp>
 #include <poll.h>
@@ -12,7 +12,7 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/guard.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 namespace {
 
@@ -48,4 +48,4 @@ int finish_standard_output(const boost::mpi::communicator& comm) {
   return status;
 }
 
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

@@ -5,14 +5,26 @@
 // fingerprints (io::LineFingerprint).
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "tdcone/cli/commands.hpp"
 #include "tdcone/hdf5/h5file.hpp"
+#include "tdcone/pipeline/job_config.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
+
+/// The reader settings a run recorded in its effective configuration.
+struct RunSettings {
+  CorpusConfig corpus;                   // a setting the run did not record keeps its default
+  select::Side side = select::Side::src;  // a selection's --side
+};
+
+/// Reads the settings from a run's configuration `config` (its TOML text) of
+/// the result `result` (for messages); throws IoError when it is not TOML. The
+/// command line owns that format: it gives the jobs this function.
+using RunConfigReader = std::function<RunSettings(const std::string& config, const std::string& result)>;
 
 /// What a result file says about the input its run read.
 struct RunInputs {
@@ -22,15 +34,16 @@ struct RunInputs {
   bool overridden = false;                   // paths came from --input
   std::vector<std::uint64_t> sizes, lines, fingerprints;  // per recorded file; empty if not recorded
   std::uint64_t n_lines = 0;                 // attribute n_lines: the lines of all inputs
-  CorpusOptions corpus;                      // reader settings from the run's config
-  std::string side;                          // a selection's --side (the text of a line); "" for pairs
+  CorpusConfig corpus;                       // reader settings from the run's config
+  std::optional<select::Side> side;          // a selection's --side (the text of a line); none for pairs
   std::size_t parallel_files = 0;            // a --src-file/--tgt-file run: paths are its src files, then as many tgt files
 };
 
 /// Reads `/` of `reader` (file `result`): inputs, sizes, fingerprints, config.
 /// `inputs`: --input, replacing the recorded paths; `side`: --side, replacing the run's.
 RunInputs recorded_inputs(const h5::Reader& reader, const std::string& result, bool selection,
-                          const std::vector<std::string>& inputs, const std::string& side);
+                          const std::vector<std::string>& inputs, std::optional<select::Side> side,
+                          const RunConfigReader& read_config);
 
 /// The text of chosen lines.
 struct TextRequest {
@@ -89,4 +102,4 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request);
 void read_line_texts(const RunInputs& run, const TextRequest& request,
                      const std::function<void(std::size_t, const LineText&)>& visit);
 
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

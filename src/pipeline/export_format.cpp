@@ -1,9 +1,9 @@
-#include "tdcone/cli/export_format.hpp"
+#include "tdcone/pipeline/export_format.hpp"
 
 #include <charconv>
 #include <cmath>
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 namespace {
 
@@ -110,4 +110,4 @@ void append_number(std::string& out, std::int64_t value) {
   out.append(text, result.ptr);
 }
 
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

@@ -1,4 +1,4 @@
-#include "tdcone/cli/export_where.hpp"
+#include "tdcone/pipeline/export_where.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -6,7 +6,7 @@
 
 #include "tdcone/core/error.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 bool RowCondition::holds(std::size_t row) const {
   if (text) return (column->text_values[row] == *text) == (op == "==");
@@ -53,4 +53,4 @@ RowCondition parse_where(const std::string& condition,
   return result;
 }
 
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

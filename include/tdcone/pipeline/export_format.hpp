@@ -4,7 +4,7 @@
 #include <string>
 #include <string_view>
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 /// Appends `text` with every invalid UTF-8 byte (a stray continuation byte,
 /// a truncated or overlong sequence, a surrogate, a code point over U+10FFFF)
@@ -25,4 +25,4 @@ void append_number(std::string& out, double value, bool json);
 void append_number(std::string& out, std::uint64_t value);
 void append_number(std::string& out, std::int64_t value);
 
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

@@ -1,17 +1,21 @@
 #pragma once
-// What `score` and `sweep` share: read the corpus (and reference), run the
-// score engine on them, report and store its figures.
+// What the jobs on a corpus (score, sweep, balance) share: read the corpus
+// (and reference), run the score engine on them.
 #include <boost/mpi/communicator.hpp>
 
 #include <array>
 #include <optional>
+#include <span>
+#include <string>
 #include <vector>
 
-#include "tdcone/cli/commands.hpp"
-#include "tdcone/cli/run_report.hpp"
+#include "tdcone/entropy/pair_groups.hpp"
+#include "tdcone/label/labels.hpp"
+#include "tdcone/pipeline/job_config.hpp"
+#include "tdcone/pipeline/line_accounting.hpp"
 #include "tdcone/pipeline/score_engine.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 struct CorpusJob {
   std::vector<io::InputFile> files;      // --input, or --src-file
@@ -26,7 +30,7 @@ struct CorpusJob {
   text::TokenizedShare share;
   LineCounts counts;
   std::optional<text::TokenizedShare> reference;
-  std::optional<label::PairLabels> labels;  // with LabelOptions
+  std::optional<label::PairLabels> labels;  // with a LabelConfig
   double read_seconds = 0;
   // Where the input and the output side are read (after --reverse), for
   // messages: "column 3" and "--tgt-col", or "field 'tgt'" and "--tgt-field".
@@ -35,11 +39,11 @@ struct CorpusJob {
 
 /// Checks the output target, resolves and reads the corpus and the reference
 /// (bad lines reported and handled per --on-bad-line), and with `labels` the
-/// corpus's labels (cli/labels.hpp account_labels). Rank 0 warns when both
+/// corpus's labels (pipeline/line_accounting.hpp account_labels). Rank 0 warns when both
 /// sides are the same column, field or file. Collective.
-CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusOptions& corpus,
-                          const ReferenceOptions& reference, const OutputOptions& output,
-                          const LabelOptions* labels = nullptr);
+CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusConfig& corpus,
+                          const ReferenceConfig& reference, const OutputConfig& output,
+                          const LabelConfig* labels = nullptr);
 
 /// The engine's result, with the run's figures for the summary and the file.
 struct JobScores : pipeline::EngineResult {
@@ -53,18 +57,11 @@ struct JobScores : pipeline::EngineResult {
 /// every pair's rank within its rank group too). Stops every rank with exit
 /// status 2 when --memory is too small. Rank 0 warns of a side with too few
 /// word types to be text (a label or score column). Collective.
-JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineOptions& engine,
-                           const ReferenceOptions& reference, const entropy::PairGroups& groups,
+JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineSettings& engine,
+                           const ReferenceConfig& reference, const entropy::PairGroups& groups,
                            std::span<const std::uint32_t> rank_groups = {}, std::uint32_t rank_group_count = 0);
-
-/// `/corpus` (SPEC §8) from subset 0, and the run's phase times and memory on `/`.
-void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with_reference);
 
 /// Adds the time of writing the output to the phases (after the file is written).
 void add_write_phase(JobScores& scores, double seconds);
 
-/// The summary printed on rank 0.
-void print_summary(const boost::mpi::communicator& comm, const std::string& command, const std::string& output,
-                   const LineCounts& counts, const JobScores& scores, bool with_reference, double seconds);
-
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

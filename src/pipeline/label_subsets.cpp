@@ -1,11 +1,6 @@
-// /labels: TD-CONE (and TD-CONE_REL) of every label combination and value.
-#include <cmath>
-#include <cstdio>
+#include "tdcone/pipeline/label_subsets.hpp"
 
-#include "tdcone/cli/labels.hpp"
-#include "tdcone/cli/tables.hpp"
-
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 LabelSubsets label_subsets(const text::TokenizedShare& share, const label::PairLabels& labels) {
   const label::LabelSpace& space = labels.space;
@@ -49,27 +44,4 @@ LabelSubsets label_subsets(const text::TokenizedShare& share, const label::PairL
   return result;
 }
 
-void write_label_table(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::vector<std::string>& names,
-                       const std::vector<entropy::SubsetScore>& subsets, std::size_t first, bool with_reference) {
-  std::vector<std::uint64_t> pairs;
-  for (std::size_t s = first; s < first + names.size(); ++s) pairs.push_back(subsets[s].n_pairs);
-  SubsetTable table(comm, file, "/labels");
-  table.column("label", names);
-  table.column("n_pairs", pairs);
-  table.scores(subsets, first, names.size(), with_reference, true);
-}
-
-void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
-                       std::size_t first, bool with_reference) {
-  const int width = name_width(names, "label");
-  std::printf("  %-*s %10s %10s %10s%s\n", width, "label", "n_pairs", "tdcone", "H(Y|X)", with_reference ? "  tdcone_rel" : "");
-  for (std::size_t j = 0; j < names.size(); ++j) {
-    const entropy::SubsetScore& s = subsets[first + j];
-    std::printf("  %-*s %10llu %10.7f %10.7f", width, names[j].c_str(), (unsigned long long)s.n_pairs, s.tdcone,
-                s.cond_entropy);
-    if (with_reference) std::printf("  %10.7f", s.tdcone_rel);
-    std::printf("\n");
-  }
-}
-
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

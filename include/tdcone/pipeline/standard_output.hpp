@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 /// The status of a filter whose reader went away: 128 + SIGPIPE, what a shell
 /// reports for coreutils killed by SIGPIPE. tdcone ignores SIGPIPE (main.cpp)
@@ -34,4 +34,4 @@ void check_written(const std::ostream& out, const std::string& name);
 /// kExitReaderGone when the reader went away.
 int finish_standard_output(const boost::mpi::communicator& comm);
 
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline

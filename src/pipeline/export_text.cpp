@@ -1,5 +1,5 @@
 // The input text of a run's lines, read again and checked for `tdcone export`.
-#include "tdcone/cli/export_text.hpp"
+#include "tdcone/pipeline/export_text.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -7,16 +7,15 @@
 #include <functional>
 #include <sstream>
 
-#include <toml++/toml.h>
-
 #include "tdcone/core/error.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/line_fingerprint.hpp"
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/io/parallel_files.hpp"
 #include "tdcone/io/record.hpp"
+#include "tdcone/pipeline/result_checks.hpp"
 
-namespace tdcone::cli {
+namespace tdcone::pipeline {
 
 namespace {
 
@@ -28,33 +27,6 @@ std::string hex(std::uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
   return text;
-}
-
-// The reader settings of the run, from its effective configuration (keys
-// named like the long options; a key the run did not have keeps the default).
-void read_config(const std::string& text, const std::string& result, CorpusOptions& c, std::string& side) {
-  toml::table config;
-  try {
-    config = toml::parse(text);
-  } catch (const std::exception& e) {
-    throw IoError(cat(result, ": the run's configuration (attribute 'config') is not TOML: ", e.what()));
-  }
-  auto integer = [&](const char* key, auto& value) {
-    if (const auto v = config[key].value<std::int64_t>()) value = static_cast<std::remove_reference_t<decltype(value)>>(*v);
-  };
-  c.format = config["format"].value_or(c.format);
-  integer("src-col", c.src_col);
-  integer("tgt-col", c.tgt_col);
-  integer("score-col", c.score_col);
-  integer("id-col", c.id_col);
-  c.src_field = config["src-field"].value_or(c.src_field);
-  c.tgt_field = config["tgt-field"].value_or(c.tgt_field);
-  c.score_field = config["score-field"].value_or(c.score_field);
-  c.id_field = config["id-field"].value_or(c.id_field);
-  c.reverse = config["reverse"].value_or(c.reverse);
-  integer("max-line-bytes", c.max_line_bytes);
-  if (side.empty()) side = config["side"].value_or(std::string("src"));
-  if (const auto* files = config["src-file"].as_array()) c.src_files.assign(files->size(), "");  // only "is it parallel"
 }
 
 /// Calls `visit(file, line, tgt)` for every pair of the input, in order: a
@@ -79,7 +51,8 @@ void for_each_input_line(const std::vector<io::InputFile>& files, std::size_t pa
 }  // namespace
 
 RunInputs recorded_inputs(const h5::Reader& reader, const std::string& result, bool selection,
-                          const std::vector<std::string>& inputs, const std::string& side) {
+                          const std::vector<std::string>& inputs, std::optional<select::Side> side,
+                          const RunConfigReader& read_config) {
   RunInputs run;
   run.result = result;
   const auto attributes = reader.attributes("/");
@@ -94,10 +67,9 @@ RunInputs recorded_inputs(const h5::Reader& reader, const std::string& result, b
   run.lines = std::move(recorded.lines);
   run.fingerprints = std::move(recorded.fingerprints);
   run.n_lines = reader.attribute_uint("/", "n_lines");
-  if (selection) run.side = side;
-  std::string config_side = run.side;
-  read_config(has("config") ? reader.attribute_string("/", "config") : "", result, run.corpus, config_side);
-  if (selection) run.side = config_side;
+  const RunSettings settings = read_config(has("config") ? reader.attribute_string("/", "config") : "", result);
+  run.corpus = settings.corpus;
+  if (selection) run.side = side ? *side : settings.side;
   if (run.corpus.parallel()) run.parallel_files = run.recorded_paths.size() / 2;
   return run;
 }
@@ -162,9 +134,9 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
                  run.result.c_str());
   }
 
-  const bool selection = !run.side.empty();
+  const bool selection = run.side.has_value();
   const text::ReadOptions read =
-      selection ? run.corpus.line_read_options(run.side) : run.corpus.read_options();
+      selection ? run.corpus.line_read_options(*run.side) : run.corpus.read_options();
   io::RecordParser parser(read.fields);
   io::Record record;
   std::vector<io::LineFingerprint> fingerprints(files.size());
@@ -198,7 +170,7 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
         } else {
           std::string_view src = record.src, tgt = record.tgt;
           if (run.corpus.reverse) std::swap(src, tgt);
-          if (selection && run.side == "both") {  // the line is src then tgt, as the run tokenized it
+          if (selection && run.side == select::Side::both) {  // the line is src then tgt, as the run tokenized it
             joined.assign(src).append(" ").append(tgt);
             text.src = joined;
           } else if (selection) {
@@ -252,4 +224,4 @@ LineTexts load_line_texts(const RunInputs& run, const TextRequest& request) {
   return texts;
 }
 
-}  // namespace tdcone::cli
+}  // namespace tdcone::pipeline
