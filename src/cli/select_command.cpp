@@ -2,7 +2,6 @@
 #include "tdcone/cli/select_command.hpp"
 
 #include <cstdio>
-#include <limits>
 
 #include "tdcone/core/progress.hpp"
 #include "tdcone/pipeline/standard_output.hpp"
@@ -71,11 +70,11 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   if (comm.rank() == 0) {
     std::printf("tdcone select: %s\n", config.output.output.c_str());
     std::printf("  AVAIL lines   %llu (ranked %zu, junk or bad %llu)\n", (unsigned long long)run.counts.lines,
-                (std::size_t)run.ranked, (unsigned long long)(run.counts.lines - run.ranked - run.in_seed));
+                run.ranked, (unsigned long long)(run.counts.lines - run.ranked - run.in_seed));
     if (config.skip_seed_lines && run.seed_given)
       std::printf("  seed          %llu AVAIL lines already in the seed: skipped (flags 8)\n",
                   (unsigned long long)run.in_seed);
-    std::printf("  lexicon       %zu words, REPR %llu tokens\n", (std::size_t)run.lexicon,
+    std::printf("  lexicon       %zu words, REPR %llu tokens\n", run.lexicon,
                 (unsigned long long)run.repr_tokens);
     std::printf("  H_0           %.7f nats\n  stop_rank     %llu (H %.7f)\n", run.h_initial,
                 (unsigned long long)run.stop_rank, run.h_stop);

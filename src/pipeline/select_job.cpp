@@ -1,27 +1,24 @@
+#include "tdcone/pipeline/select_job.hpp"
+
 #include <boost/mpi/collectives.hpp>
-#include <boost/serialization/utility.hpp>
-#include <boost/serialization/vector.hpp>
 
 #include <xxhash.h>
 
-#include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <limits>
 #include <optional>
+#include <utility>
 
-#include "tdcone/pipeline/select_job.hpp"
-
-#include "tdcone/core/progress.hpp"
 #include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
+#include "tdcone/core/progress.hpp"
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/mpi/agreement.hpp"
 #include "tdcone/mpi/exchange.hpp"
-#include "tdcone/core/guard.hpp"
 #include "tdcone/pipeline/read_stage.hpp"
 #include "tdcone/pipeline/result_writer.hpp"
+#include "tdcone/pipeline/selection_table.hpp"
 #include "tdcone/select/checkpoint.hpp"
-#include "tdcone/select/corpora.hpp"
 
 namespace tdcone::pipeline {
 
@@ -118,44 +115,104 @@ select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectC
   policy.hint = cat("--format (", format_name(o.corpus.format), " here), --side (", side_name(line_side(o.side)),
                     " here), the per-input sides and ",
                     o.corpus.format == io::Format::jsonl ? "--src-field/--tgt-field" : "--src-col/--tgt-col");
-  c.representative = pipeline::read_files(comm, in.representative, read_options(o, in.representative_side), c.vocabulary,
+  c.representative = read_files(comm, in.representative, read_options(o, in.representative_side), c.vocabulary,
                                           "representative");
   c.representative_side = counted_side(in.representative_side);
   account_lines(comm, c.representative, in.representative, policy, "REPR, --representative");
-  c.available = pipeline::read_files(comm, in.available, read_options(o, line_side(o.side)), c.vocabulary, "available");
+  c.available = read_files(comm, in.available, read_options(o, line_side(o.side)), c.vocabulary, "available");
   available_counts = account_lines(comm, c.available, in.available, policy, "AVAIL, --available");
   if (!in.unadapted.empty()) {
-    c.unadapted = pipeline::read_files(comm, in.unadapted, read_options(o, in.unadapted_side), c.vocabulary, "unadapted");
+    c.unadapted = read_files(comm, in.unadapted, read_options(o, in.unadapted_side), c.vocabulary, "unadapted");
     c.unadapted_side = counted_side(in.unadapted_side);
     account_lines(comm, *c.unadapted, in.unadapted, policy, "UNAD, --unadapted");
   }
   if (!in.seed.empty()) {
-    c.seed = pipeline::read_files(comm, in.seed, read_options(o, in.seed_side), c.vocabulary, "seed");
+    c.seed = read_files(comm, in.seed, read_options(o, in.seed_side), c.vocabulary, "seed");
     c.seed_side = counted_side(in.seed_side);
     account_lines(comm, *c.seed, in.seed, policy, "SEED, --seed-corpus");
   }
   return c;
 }
 
-// The rows of /selection, on rank 0: ranked lines, then junk and bad lines in input order.
-struct SelectionTable {
-  std::vector<std::uint64_t> pair_id, rank;
-  std::vector<double> delta_h, penalty, gain, cross_entropy, wge;
-  std::vector<std::string> root_word;
-  std::vector<std::uint8_t> flags;
+select::CynicalOptions cynical_options(const SelectConfig& o) {
+  select::CynicalOptions cynical;
+  cynical.mincount = o.mincount;
+  cynical.keep_boring = o.keep_boring;
+  cynical.batch = o.batch;
+  cynical.length_cap = o.length_cap;
+  return cynical;
+}
 
-  void add(std::uint64_t id, double dh, double p, double g, double h, std::string root, double w, std::uint8_t f) {
-    pair_id.push_back(id);
-    rank.push_back(pair_id.size());
-    delta_h.push_back(dh);
-    penalty.push_back(p);
-    gain.push_back(g);
-    cross_entropy.push_back(h);
-    root_word.push_back(std::move(root));
-    wge.push_back(w);
-    flags.push_back(f);
+// --resume: the state of the checkpoint `path`, which must match `expected`
+// (read on rank 0, given to every rank).
+select::SelectionState resume_state(const boost::mpi::communicator& comm, const std::string& path,
+                                    const select::CheckpointKey& expected) {
+  select::SelectionState state;
+  mpi::collective_step(comm, [&] {
+    if (comm.rank() == 0) state = select::read_checkpoint(path, expected);
+  });
+  boost::mpi::broadcast(comm, state, 0);
+  return state;
+}
+
+// The checkpoints of a running selection: on SIGTERM/SIGUSR1 (then it stops)
+// and every --checkpoint-every minutes, written by rank 0.
+class Checkpoints {
+ public:
+  Checkpoints(const boost::mpi::communicator& comm, std::string path, const select::Fingerprint& print, double every)
+      : comm_(comm), path_(std::move(path)), print_(print), every_minutes_(every) {}
+
+  /// What select_lines asks at an iteration boundary. Valid while this object lives.
+  select::Interrupt interrupt() {
+    return {[this] { return poll(); }, [this](const select::SelectionState& state) { save(state); }};
   }
+
+ private:
+  int poll() {
+    const bool due = every_minutes_ > 0 && since_checkpoint_.seconds() >= 60.0 * every_minutes_;
+    const int mine = stop_requested ? 2 : (comm_.rank() == 0 && due) ? 1 : 0;
+    return action_ = boost::mpi::all_reduce(comm_, mine, boost::mpi::maximum<int>());
+  }
+
+  void save(const select::SelectionState& state) {
+    mpi::collective_step(comm_, [&] {
+      if (comm_.rank() != 0) return;
+      select::write_checkpoint(path_, print_, state);
+      // A stop says it all in one line (under mpirun, scripts/mpirun.sh drops Open MPI's banner about status 75).
+      if (action_ == 2)
+        std::fprintf(stderr,
+                     "tdcone select: stopped by a signal: checkpoint of %zu ranked lines written to %s; run the same "
+                     "command with --resume to continue (exit status 75)\n",
+                     state.ranked.size(), path_.c_str());
+      else
+        std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
+                     path_.c_str());
+    });
+    since_checkpoint_ = Stopwatch();
+  }
+
+  const boost::mpi::communicator& comm_;
+  std::string path_;
+  select::Fingerprint print_;
+  double every_minutes_;
+  Stopwatch since_checkpoint_;
+  int action_ = 0;  // of the last poll, the same on every rank: 1 save, 2 save and stop
 };
+
+// The inputs given, agreed over all ranks, and the side of each ("auto" decided).
+Inputs agreed_inputs(const boost::mpi::communicator& comm, const SelectConfig& options) {
+  Inputs in;
+  in.representative = mpi::agreed_inputs(comm, options.representative, "--representative");
+  in.available = mpi::agreed_inputs(comm, options.available, "--available");
+  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, "--unadapted");
+  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, "--seed-corpus");
+  mpi::collective_step(comm, [&] {
+    in.representative_side = input_side(options, options.representative_side, in.representative);
+    in.unadapted_side = in.unadapted.empty() ? line_side(options.side) : input_side(options, options.unadapted_side, in.unadapted);
+    in.seed_side = in.seed.empty() ? line_side(options.side) : input_side(options, options.seed_side, in.seed);
+  });
+  return in;
+}
 
 }  // namespace
 
@@ -166,140 +223,55 @@ void catch_stop_signals() {
 
 SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfig& options, const std::string& config_toml) {
   // SIGTERM/SIGUSR1 are caught since main() (catch_stop_signals).
-  Inputs in;
   const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
   mpi::collective_step(comm, [&] {
     options.output.check_target(comm.rank() == 0);
     if (comm.rank() == 0) select::check_checkpoint_path(checkpoint, options.resume);
   });
-  in.representative = mpi::agreed_inputs(comm, options.representative, "--representative");
-  in.available = mpi::agreed_inputs(comm, options.available, "--available");
-  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, "--unadapted");
-  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, "--seed-corpus");
-  mpi::collective_step(comm, [&] {
-    in.representative_side = input_side(options, options.representative_side, in.representative);
-    in.unadapted_side = in.unadapted.empty() ? line_side(options.side) : input_side(options, options.unadapted_side, in.unadapted);
-    in.seed_side = in.seed.empty() ? line_side(options.side) : input_side(options, options.seed_side, in.seed);
-  });
-  LineCounts counts;
-  select::Corpora corpora = read_corpora(comm, options, in, counts);
-  const select::Side side = options.side;
-  const std::uint64_t in_seed =
-      options.skip_seed_lines ? select::flag_seed_lines(comm, corpora, side, options.length_cap) : 0;
+  const Inputs in = agreed_inputs(comm, options);
+  SelectRun run;
+  select::Corpora corpora = read_corpora(comm, options, in, run.counts);
+  run.in_seed = options.skip_seed_lines ? select::flag_seed_lines(comm, corpora, options.side, options.length_cap) : 0;
   std::vector<std::uint32_t> lexicon_id;
-  const select::Statistics stats = select::gather_statistics(comm, corpora, side, lexicon_id);
+  const select::Statistics stats = select::gather_statistics(comm, corpora, options.side, lexicon_id);
   if (stats.repr_tokens == 0)  // every rank sees the same replicated counts
     mpi::fail_everywhere("the representative corpus (--representative) has no tokens: nothing to select for", 2);
   std::vector<std::size_t> junk;
-  const select::AvailableLines lines = select::available_lines(corpora.available, side, lexicon_id, options.length_cap, junk);
+  const select::AvailableLines lines =
+      select::available_lines(corpora.available, options.side, lexicon_id, options.length_cap, junk);
 
-  select::CynicalOptions cynical;
-  cynical.mincount = options.mincount;
-  cynical.keep_boring = options.keep_boring;
-  cynical.batch = options.batch;
-  cynical.length_cap = options.length_cap;
   const select::Fingerprint print = fingerprint(comm, options, in, corpora);
   std::optional<select::SelectionState> resume;
-  if (options.resume) {
-    mpi::collective_step(comm, [&] {
-      if (comm.rank() == 0) resume = select::read_checkpoint(checkpoint, {print, counts.lines, stats.lexicon.size()});
-    });
-    if (comm.rank() != 0) resume.emplace();
-    boost::mpi::broadcast(comm, *resume, 0);
-  }
-
-  Stopwatch since_checkpoint;
-  select::Interrupt interrupt;
-  int action = 0;  // of the last poll, the same on every rank: 1 save, 2 save and stop
-  interrupt.poll = [&] {
-    const bool due = options.checkpoint_every > 0 && since_checkpoint.seconds() >= 60.0 * options.checkpoint_every;
-    const int mine = stop_requested ? 2 : (comm.rank() == 0 && due) ? 1 : 0;
-    return action = boost::mpi::all_reduce(comm, mine, boost::mpi::maximum<int>());
-  };
-  interrupt.save = [&](const select::SelectionState& state) {
-    mpi::collective_step(comm, [&] {
-      if (comm.rank() != 0) return;
-      select::write_checkpoint(checkpoint, print, state);
-      // A stop says it all in one line (under mpirun, scripts/mpirun.sh drops Open MPI's banner about status 75).
-      if (action == 2)
-        std::fprintf(stderr,
-                     "tdcone select: stopped by a signal: checkpoint of %zu ranked lines written to %s; run the same "
-                     "command with --resume to continue (exit status 75)\n",
-                     state.ranked.size(), checkpoint.c_str());
-      else
-        std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
-                     checkpoint.c_str());
-    });
-    since_checkpoint = Stopwatch();
-  };
-
+  if (options.resume) resume = resume_state(comm, checkpoint, {print, run.counts.lines, stats.lexicon.size()});
+  Checkpoints checkpoints(comm, checkpoint, print, options.checkpoint_every);
   Progress progress(comm.rank() == 0, "select", "lines");
   const select::Selection selection = select::select_lines(
-      comm, stats, lines, cynical,
+      comm, stats, lines, cynical_options(options),
       [&](std::uint64_t done, std::uint64_t total, double h) {
         progress.update(done, total ? double(done) / double(total) : 1.0, cat("H ", h));
       },
-      interrupt, resume ? &*resume : nullptr);
-  SelectRun run;
+      checkpoints.interrupt(), resume ? &*resume : nullptr);
   run.interrupted = selection.interrupted;
   if (run.interrupted) return run;  // the checkpoint's line said so
   progress.finish(selection.ranked.size());
 
-  // Lines already in the seed, junk and bad lines of every rank, in input order (ranks hold consecutive pair_ids).
-  std::vector<std::pair<std::uint64_t, std::uint8_t>> my_junk;
-  for (std::size_t i : junk) {
-    const std::uint8_t f = corpora.available.flags[i];
-    my_junk.emplace_back(corpora.available.first_pair_id + i,
-                         (f & text::bad_line) ? text::bad_line : (f & text::in_seed) ? text::in_seed : text::junk);
-  }
-  std::vector<std::vector<std::pair<std::uint64_t, std::uint8_t>>> all_junk;
-  boost::mpi::gather(comm, my_junk, all_junk, 0);
-
-  SelectionTable table;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const std::uint8_t cut = options.stop ? text::not_selected : 0;
-  for (const select::RankedLine& r : selection.ranked)
-    table.add(r.pair_id, r.delta_h, r.penalty, r.gain, r.cross_entropy, stats.lexicon[r.root_word], r.wge,
-              table.pair_id.size() < selection.stop_rank ? 0 : cut);
-  // After the ranked lines: those already in the seed, then junk and bad lines (SPEC §6), each in input order.
-  for (const bool seed_pass : {true, false})
-    for (const auto& part : all_junk)
-      for (const auto& [id, flag] : part)
-        if ((flag == text::in_seed) == seed_pass) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
-
+  const SelectionTable table = selection_table(comm, selection, stats, corpora.available, junk, options.stop);
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression);
-    write_run_attributes(comm, file, "select", config_toml, in.available, corpora.available, counts);
-    file.create_group("/selection");
-    const std::uint64_t rows = counts.lines;  // every AVAIL line, on rank 0
-    auto mine = [&](const auto& column) { return comm.rank() == 0 ? std::span(column) : decltype(std::span(column))(); };
-    file.write_column("/selection/pair_id", mine(table.pair_id), 0, rows);
-    file.write_column("/selection/rank", mine(table.rank), 0, rows);
-    file.write_column("/selection/delta_h", mine(table.delta_h), 0, rows);
-    file.write_column("/selection/penalty", mine(table.penalty), 0, rows);
-    file.write_column("/selection/gain", mine(table.gain), 0, rows);
-    file.write_column("/selection/cross_entropy", mine(table.cross_entropy), 0, rows);
-    file.write_column("/selection/root_word", comm.rank() == 0 ? table.root_word : std::vector<std::string>(), 0, rows);
-    file.write_column("/selection/wge", mine(table.wge), 0, rows);
-    file.write_column("/selection/flags", mine(table.flags), 0, rows);
-    file.set_attribute("/selection", "stop_rank", selection.stop_rank);
-    file.set_attribute("/selection", "h_initial", selection.h_initial);
-    file.set_attribute("/selection", "repr_tokens", stats.repr_tokens);
-    file.set_attribute("/selection", "lexicon", static_cast<std::uint64_t>(stats.lexicon.size()));
-    file.set_attribute("/selection", "in_seed", in_seed);
+    write_run_attributes(comm, file, "select", config_toml, in.available, corpora.available, run.counts);
+    write_selection(comm, file, table, run.counts.lines, selection, stats, run.in_seed);  // every AVAIL line
     file.commit();
   });
   if (comm.rank() == 0) select::remove_checkpoint(checkpoint);  // done: an old checkpoint must not be resumed
 
-  run.counts = counts;
   run.ranked = selection.ranked.size();
-  run.in_seed = in_seed;
   run.seed_given = corpora.seed.has_value();
   run.lexicon = stats.lexicon.size();
   run.repr_tokens = stats.repr_tokens;
   run.stop_rank = selection.stop_rank;
   run.h_initial = selection.h_initial;
-  run.h_stop = selection.stop_rank ? selection.ranked[selection.stop_rank - 1].cross_entropy : selection.h_initial;
+  const bool ranks_here = comm.rank() == 0 && selection.stop_rank > 0;  // rank 0 holds the ranked lines
+  run.h_stop = ranks_here ? selection.ranked[selection.stop_rank - 1].cross_entropy : selection.h_initial;
   return run;
 }
 

@@ -42,13 +42,15 @@ struct SelectConfig {
   OutputConfig output;
 };
 
-/// What a selection found, for its summary.
+/// What a selection found, for its summary (`ranked` and `h_stop`: on rank 0).
 struct SelectRun {
   bool interrupted = false;  // stopped by a signal: checkpoint written, no result
   LineCounts counts;         // of AVAIL
-  std::uint64_t ranked = 0, in_seed = 0;
+  std::size_t ranked = 0;
+  std::uint64_t in_seed = 0;
   bool seed_given = false;   // --seed-corpus
-  std::uint64_t lexicon = 0, repr_tokens = 0, stop_rank = 0;
+  std::size_t lexicon = 0;  // words
+  std::uint64_t repr_tokens = 0, stop_rank = 0;
   double h_initial = 0, h_stop = 0;  // cross-entropy at the start and at stop_rank
 };
 
