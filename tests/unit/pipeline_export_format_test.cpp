@@ -1,19 +1,15 @@
-// How export writes values (JSON strings and numbers, TSV cells) and the line
-// fingerprint that lets it check an input against the run's.
+// How export writes values: JSON strings and numbers, TSV cells.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <limits>
 #include <string>
-#include <vector>
 
 #include "tdcone/pipeline/export_format.hpp"
-#include "tdcone/io/line_fingerprint.hpp"
 
 namespace {
 
 using namespace tdcone::pipeline;
-using tdcone::io::LineFingerprint;
 
 std::string json(std::string_view text) {
   std::string out;
@@ -76,47 +72,6 @@ TEST(ExportFormat, NumbersRoundTripAndNonFiniteValuesAreNullOrNan) {
   append_number(out, std::uint64_t{18446744073709551615u});
   append_number(out, std::int64_t{-7});
   EXPECT_EQ(out, "18446744073709551615-7");
-}
-
-std::uint64_t fingerprint(const std::vector<std::string>& lines) {
-  LineFingerprint f;
-  for (const auto& line : lines) f.add(line, false);
-  return f.sum();
-}
-
-TEST(LineFingerprint, PiecesCombineToTheWholeForAnyCut) {
-  std::vector<std::string> lines;
-  for (int i = 0; i < 50; ++i) lines.push_back("line " + std::to_string(i * 7919 % 101));
-  const std::uint64_t whole = fingerprint(lines);
-  for (std::size_t cut1 = 0; cut1 <= lines.size(); cut1 += 7)
-    for (std::size_t cut2 = cut1; cut2 <= lines.size(); cut2 += 5) {
-      LineFingerprint a, b, c;
-      for (std::size_t i = 0; i < lines.size(); ++i) (i < cut1 ? a : i < cut2 ? b : c).add(lines[i], false);
-      const std::uint64_t sum = LineFingerprint::shifted(a.sum(), 0) + LineFingerprint::shifted(b.sum(), cut1) +
-                                LineFingerprint::shifted(c.sum(), cut2);
-      EXPECT_EQ(sum, whole) << cut1 << " " << cut2;
-    }
-}
-
-TEST(LineFingerprint, ChangesWithAnyLineItsOrderOrTheLineCount) {
-  const std::vector<std::string> lines = {"a b", "c d", "", "e f"};
-  const std::uint64_t base = fingerprint(lines);
-  auto changed = lines;
-  changed[1] = "c e";
-  EXPECT_NE(fingerprint(changed), base);
-  changed = lines;
-  std::swap(changed[0], changed[3]);
-  EXPECT_NE(fingerprint(changed), base);
-  changed = lines;
-  changed.push_back("");
-  EXPECT_NE(fingerprint(changed), base);
-  changed = lines;
-  changed.erase(changed.begin() + 2);  // an empty line removed
-  EXPECT_NE(fingerprint(changed), base);
-  LineFingerprint too_long;
-  for (const auto& line : lines) too_long.add(line, &line == &lines[1]);
-  EXPECT_NE(too_long.sum(), base);
-  EXPECT_EQ(too_long.lines(), lines.size());
 }
 
 }  // namespace
