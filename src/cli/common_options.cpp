@@ -56,6 +56,10 @@ void CorpusModes::resolve(pipeline::CorpusConfig& c) const {
   c.on_bad_line = from_name<pipeline::OnBadLine>(on_bad_line, {{"skip", pipeline::OnBadLine::skip}, {"fail", pipeline::OnBadLine::fail}});
 }
 
+select::Side side_from_name(const std::string& name) {
+  return from_name<select::Side>(name, {{"src", select::Side::src}, {"tgt", select::Side::tgt}, {"both", select::Side::both}});
+}
+
 void EngineModes::resolve(pipeline::EngineSettings& c) const {
   c.align = from_name<align::AlignMode>(align, {{"uniform", align::AlignMode::uniform}, {"static", align::AlignMode::embedding}});
 }

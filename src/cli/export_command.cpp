@@ -48,8 +48,7 @@ int run_export(const boost::mpi::communicator& comm, const ExportOptions& option
   pipeline::ExportConfig config = options.config;
   config.to = options.to == "jsonl" ? pipeline::ExportFormat::jsonl : pipeline::ExportFormat::tsv;
   if (!options.side.empty())
-    config.side = from_name<select::Side>(options.side,
-                                          {{"src", select::Side::src}, {"tgt", select::Side::tgt}, {"both", select::Side::both}});
+    config.side = side_from_name(options.side);
   config.read_run_config = read_run_settings;
   return pipeline::run_export_job(comm, config);
 }

@@ -24,15 +24,18 @@ ReadFiles embeddings(const pipeline::EngineSettings& engine) {
   return {"the embeddings given with --embeddings", {engine.embeddings}};
 }
 
-}  // namespace
-
-CommandFiles files_of(const ScoreOptions& score) {
-  const pipeline::ScoreConfig& c = score.config;
+// score and sweep: the corpus, the reference, the embeddings.
+template <class Config>
+CommandFiles scored_corpus_files(const Config& c) {
   CommandFiles files{corpus(c.corpus), {{"--output", c.output.output}}};
   append_reference(files.inputs, c.reference);
   files.inputs.push_back(embeddings(c.engine));
   return files;
 }
+
+}  // namespace
+
+CommandFiles files_of(const ScoreOptions& score) { return scored_corpus_files(score.config); }
 
 CommandFiles files_of(const BalanceOptions& balance) {
   const pipeline::BalanceConfig& c = balance.config;
@@ -42,13 +45,7 @@ CommandFiles files_of(const BalanceOptions& balance) {
   return files;
 }
 
-CommandFiles files_of(const SweepOptions& sweep) {
-  const pipeline::SweepConfig& c = sweep.config;
-  CommandFiles files{corpus(c.corpus), {{"--output", c.output.output}}};
-  append_reference(files.inputs, c.reference);
-  files.inputs.push_back(embeddings(c.engine));
-  return files;
-}
+CommandFiles files_of(const SweepOptions& sweep) { return scored_corpus_files(sweep.config); }
 
 CommandFiles files_of(const SelectOptions& select) {
   const pipeline::SelectConfig& s = select.config;

@@ -34,8 +34,7 @@ pipeline::RunSettings read_run_settings(const std::string& text, const std::stri
   c.id_field = config["id-field"].value_or(c.id_field);
   c.reverse = config["reverse"].value_or(c.reverse);
   integer("max-line-bytes", c.max_line_bytes);
-  settings.side = from_name<select::Side>(config["side"].value_or(std::string("src")),
-                                          {{"src", select::Side::src}, {"tgt", select::Side::tgt}, {"both", select::Side::both}});
+  settings.side = side_from_name(config["side"].value_or(std::string("src")));
   if (const auto* files = config["src-file"].as_array()) c.src_files.assign(files->size(), "");  // only "is it parallel"
   return settings;
 }

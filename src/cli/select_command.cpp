@@ -60,8 +60,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   pipeline::SelectConfig config = options.config;
   options.corpus.resolve(config.corpus);
   options.output.resolve(config.output);
-  config.side = from_name<select::Side>(options.side,
-                                        {{"src", select::Side::src}, {"tgt", select::Side::tgt}, {"both", select::Side::both}});
+  config.side = side_from_name(options.side);
   config.representative_side = line_side(options.representative_side);
   config.unadapted_side = line_side(options.unadapted_side);
   config.seed_side = line_side(options.seed_side);

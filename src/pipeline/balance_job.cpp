@@ -132,32 +132,29 @@ void write_balance(const boost::mpi::communicator& comm, h5::OutputFile& file, c
 BalanceRun run_balance_job(const boost::mpi::communicator& comm, const BalanceConfig& options,
                            const std::string& config_toml) {
   mpi::collective_step(comm, [&] { check_options(options); });
-  const CorpusJob job = read_corpus_job(comm, options.corpus, ReferenceConfig{}, options.output, &options.labels);
-  const label::PairLabels& labels = *job.labels;
-  label::BalanceRequest request;
-  request.mode = options.mode;
-  request.min_share = options.min_share;
-  request.size = options.size;
+  CorpusJob job = read_corpus_job(comm, options.corpus, ReferenceConfig{}, options.output, &options.labels);
+  BalanceRun run;
+  run.counts = job.counts;
+  run.labels = std::move(*job.labels);
+  run.names = run.labels.space.combination_names();
+  const label::PairLabels& labels = run.labels;
 
   // TD-CONE without a ranking file is scored here (and /labels with --by-label:
   // subsets split the matrix's cells by combination, which costs time and memory).
   const bool rank_here = options.rank_by == RankBy::tdcone && options.ranking.empty();
   const auto combinations = static_cast<std::uint32_t>(labels.counts.size());
-  const std::vector<std::string> names = labels.space.combination_names();
-  std::optional<JobScores> scores;
-  LabelSubsets subsets;
   std::vector<std::uint64_t> rank_in_combination;
   if (rank_here || options.by_label) {
     entropy::PairGroups groups;
     mpi::collective_step(comm, [&] {
-      if (options.by_label) subsets = label_subsets(job.share, labels);
-      groups = options.by_label ? subsets.groups : entropy::corpus_groups(job.share);
+      if (options.by_label) run.subsets = label_subsets(job.share, labels);
+      groups = options.by_label ? run.subsets.groups : entropy::corpus_groups(job.share);
     });
     // Ranked within combinations by the engine's own sort when TD-CONE is the ranking.
     const std::span<const std::uint32_t> rank_groups = labels.combination_of_pair;
-    scores = score_corpus_job(comm, job, options.engine, ReferenceConfig{}, groups,
-                              rank_here ? rank_groups : rank_groups.first(0), rank_here ? combinations : 0);
-    rank_in_combination = scores->pair_rank_in_group;
+    run.scores = score_corpus_job(comm, job, options.engine, ReferenceConfig{}, groups,
+                                  rank_here ? rank_groups : rank_groups.first(0), rank_here ? combinations : 0);
+    rank_in_combination = run.scores->pair_rank_in_group;
   }
   if (!rank_here) {
     std::vector<double> keys;
@@ -167,6 +164,10 @@ BalanceRun run_balance_job(const boost::mpi::communicator& comm, const BalanceCo
     rank_in_combination =
         mpi::global_ranks_within(comm, keys, job.share.first_pair_id, labels.combination_of_pair, combinations);
   }
+  label::BalanceRequest request;
+  request.mode = options.mode;
+  request.min_share = options.min_share;
+  request.size = options.size;
   Balance balance;
   mpi::collective_step(comm, [&] { balance = balance_pairs(labels, request, std::move(rank_in_combination)); });
 
@@ -174,23 +175,15 @@ BalanceRun run_balance_job(const boost::mpi::communicator& comm, const BalanceCo
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression);
     write_run_attributes(comm, file, "balance", config_toml, job.recorded_files(), job.share, job.counts);
-    if (scores) {
+    if (const auto& scores = run.scores) {
       write_corpus_group(file, *scores, false);
       write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores->pair_tdcone, scores->pair_rank);
-      if (options.by_label) write_label_table(comm, file, subsets.names, scores->subsets, 1, false);
+      if (options.by_label) write_label_table(comm, file, run.subsets.names, scores->subsets, 1, false);
     }
-    write_balance(comm, file, options, job.share, labels, names, balance);
+    write_balance(comm, file, options, job.share, labels, run.names, balance);
     file.commit();
   });
-  BalanceRun run;
-  run.counts = job.counts;
-  if (scores) {
-    add_write_phase(*scores, write_clock.seconds());
-    run.scores = std::move(scores);
-  }
-  run.subsets = std::move(subsets);
-  run.labels = labels;
-  run.names = names;
+  if (run.scores) add_write_phase(*run.scores, write_clock.seconds());
   run.plan = std::move(balance.plan);
   return run;
 }

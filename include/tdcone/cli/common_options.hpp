@@ -23,8 +23,9 @@ struct CorpusModes {
 
   /// Declares the corpus options, bound to `config` and to these names.
   /// `input`: "required" (--input, or --src-file with --tgt-file, checked by
-  /// check_sources, not by the parser), "columns" (a corpus with a score or label
-  /// column: --src-file/--tgt-file are parsed, to be refused, but not in the help) or "lines" (selection: no --input, and only the
+  /// CorpusConfig::check_sources, not by the parser), "columns" (a corpus with
+  /// a score or label column: --src-file/--tgt-file are parsed, to be refused,
+  /// but not in the help) or "lines" (selection: no --input, and only the
   /// options that say how a line's text is read: no score, id or --reverse).
   void add_to(OptionSet& options, pipeline::CorpusConfig& config, const std::string& input);
   void resolve(pipeline::CorpusConfig& config) const;
@@ -49,7 +50,11 @@ struct OutputModes {
 void add_label_options(OptionSet& options, pipeline::LabelConfig& labels);
 void add_reference_options(OptionSet& options, pipeline::ReferenceConfig& reference);
 
-/// One of the names `names`, checked by one_of: the enum of the same position.
+/// --side (select, export): "src", "tgt" or "both".
+select::Side side_from_name(const std::string& name);
+
+/// The enum that `names` pairs with `name` (a name one_of has already
+/// accepted); the first one for any other name.
 template <class Enum>
 Enum from_name(const std::string& name, std::initializer_list<std::pair<const char*, Enum>> names) {
   for (const auto& [text, value] : names)
