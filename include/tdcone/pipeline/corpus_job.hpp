@@ -17,6 +17,7 @@
 
 namespace tdcone::pipeline {
 
+/// A corpus read for a job: its files, tokenized share, counts, reference and labels.
 struct CorpusJob {
   std::vector<io::InputFile> files;      // --input, or --src-file
   std::vector<io::InputFile> tgt_files;  // --tgt-file (a parallel corpus), else empty
@@ -39,14 +40,14 @@ struct CorpusJob {
 
 /// Checks the output target, resolves and reads the corpus and the reference
 /// (bad lines reported and handled per --on-bad-line), and with `labels` the
-/// corpus's labels (pipeline/line_accounting.hpp account_labels). Rank 0 warns when both
-/// sides are the same column, field or file. Collective.
+/// corpus's labels (account_labels). Rank 0 warns when both sides are the
+/// same column, field or file. Collective.
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusConfig& corpus,
                           const ReferenceConfig& reference, const OutputConfig& output,
                           const LabelConfig* labels = nullptr);
 
 /// The engine's result, with the run's figures for the summary and the file.
-struct JobScores : pipeline::EngineResult {
+struct JobScores : EngineResult {
   std::uint64_t memory_budget = 0;           // bytes per rank
   std::string memory_rule;                   // how the default budget was found ("" for --memory)
   std::vector<std::uint64_t> peak_rss;       // bytes, per rank (every rank has all)

@@ -13,6 +13,7 @@
 
 namespace tdcone::pipeline {
 
+/// The lines of an input over all ranks: all of them, the usable (scored) and the bad (flagged) ones.
 struct LineCounts {
   std::uint64_t lines = 0, scored = 0, flagged = 0;
 };
