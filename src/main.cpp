@@ -6,7 +6,8 @@
 #include <new>
 #include <string_view>
 
-#include "tdcone/cli/commands.hpp"
+#include "tdcone/cli/app.hpp"
+#include "tdcone/pipeline/select_job.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/mpi/stall_watchdog.hpp"
@@ -14,11 +15,11 @@
 int main(int argc, char** argv) {
   // Before MPI's start-up, which takes a while: a signal that early still ends
   // a selection with a checkpoint (at its first iteration) and exit status 75.
-  if (argc > 1 && std::string_view(argv[1]) == "select") tdcone::cli::catch_stop_signals();
+  if (argc > 1 && std::string_view(argv[1]) == "select") tdcone::pipeline::catch_stop_signals();
   // A file over the size limit (ulimit -f) is a write error to report, not a crash.
   std::signal(SIGXFSZ, SIG_IGN);
   // A closed pipe is EPIPE where standard output is written: the command ends
-  // quietly with status 141, as if SIGPIPE had killed it (cli/standard_output.hpp).
+  // quietly with status 141, as if SIGPIPE had killed it (pipeline/standard_output.hpp).
   std::signal(SIGPIPE, SIG_IGN);
   // Threads: the stall watchdog's heartbeats run beside the main thread's MPI calls.
   boost::mpi::environment environment(argc, argv, boost::mpi::threading::multiple);

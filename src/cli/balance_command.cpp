@@ -1,128 +1,17 @@
 // tdcone balance: a label-balanced (or skewed) subset of a corpus, the lines
 // of each combination taken best first (the multi-style balancing paper).
-#include <xxhash.h>
+#include "tdcone/cli/balance_command.hpp"
 
-#include <cmath>
 #include <cstdio>
-#include <optional>
 
-#include "tdcone/cli/corpus_job.hpp"
-#include "tdcone/cli/export_text.hpp"
-#include "tdcone/cli/labels.hpp"
-#include "tdcone/cli/standard_output.hpp"
-#include "tdcone/cli/tables.hpp"
-#include "tdcone/entropy/pair_groups.hpp"
-#include "tdcone/core/error.hpp"
-#include "tdcone/label/balance_plan.hpp"
-#include "tdcone/mpi/global_rank.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/cli/run_config.hpp"
+#include "tdcone/cli/summary.hpp"
 #include "tdcone/core/progress.hpp"
+#include "tdcone/pipeline/standard_output.hpp"
 
 namespace tdcone::cli {
 
 namespace {
-
-void check_options(const BalanceOptions& o) {
-  if (!o.labels.given()) throw UsageError("balance needs labels: --label-cols (TSV) or --label-fields (JSONL)");
-  if (o.size > 0 && o.mode != "skewed") throw UsageError("--size is the total of --mode skewed");
-  if (o.rank_by == "cynical" && o.ranking.empty())
-    throw UsageError("--rank-by cynical takes the ranks of a select result of this corpus: give it with --ranking");
-  if (o.rank_by == "random" && !o.ranking.empty()) throw UsageError("--ranking is for --rank-by tdcone or cynical");
-}
-
-// The ranking result must have read this very corpus: same files, lines and content.
-void check_ranking_inputs(const h5::Reader& reader, const std::string& path, const text::TokenizedShare& share) {
-  const RunInputs run = recorded_inputs(reader, path, false, {}, "");
-  if (run.lines != share.file_lines || run.fingerprints != share.file_fingerprints)
-    throw UsageError(cat("--ranking ", path, " was not computed on this corpus (its recorded input lines or content "
-                         "fingerprints differ from the files read now); rank with a result of the same --input"));
-}
-
-// Per local pair: the sort key of --rank-by from the --ranking file (lower first).
-std::vector<double> keys_from_ranking(const BalanceOptions& o, const text::TokenizedShare& share) {
-  const h5::Reader reader(o.ranking);
-  check_tdcone_result(reader, o.ranking);
-  check_result_table(reader, o.ranking, o.rank_by == "tdcone" ? "/pairs" : "/selection", "--rank-by " + o.rank_by);
-  check_ranking_inputs(reader, o.ranking, share);
-  if (o.rank_by == "tdcone")
-    return reader.read_double("/pairs/tdcone", share.first_pair_id, share.size());  // this rank's pairs only
-  const std::vector<std::uint64_t> pair_id = reader.read_uint("/selection/pair_id"), rank = reader.read_uint("/selection/rank");
-  // Rows are in selection order: this rank picks out its pairs (a line the selection did not rank goes last).
-  std::vector<double> keys(share.size(), std::nan(""));
-  for (std::size_t r = 0; r < pair_id.size(); ++r)
-    if (pair_id[r] >= share.first_pair_id && pair_id[r] - share.first_pair_id < share.size())
-      keys[pair_id[r] - share.first_pair_id] = static_cast<double>(rank[r]);
-  return keys;
-}
-
-// Seeded random order: a hash of (pair_id, seed), 53 bits so that a double holds it exactly.
-std::vector<double> random_keys(const text::TokenizedShare& share, std::uint64_t seed) {
-  std::vector<double> keys(share.size());
-  for (std::size_t i = 0; i < share.size(); ++i) {
-    const std::uint64_t pair_id = share.first_pair_id + i;
-    keys[i] = static_cast<double>(XXH3_64bits_withSeed(&pair_id, sizeof pair_id, seed) >> 11);
-  }
-  return keys;
-}
-
-struct Balance {
-  label::BalancePlan plan;
-  std::vector<std::uint64_t> rank_in_combination;  // per local pair; 0: no combination
-  std::vector<std::uint8_t> kept;
-};
-
-// Keeps the first quota[k] lines of each combination k by `rank_in_combination`.
-Balance balance_pairs(const label::PairLabels& labels, const label::BalanceRequest& request,
-                      std::vector<std::uint64_t> rank_in_combination) {
-  Balance b;
-  b.plan = label::plan_balance({labels.space.values_per_label(), labels.counts}, request);
-  b.rank_in_combination = std::move(rank_in_combination);
-  b.kept.resize(b.rank_in_combination.size(), 0);
-  for (std::size_t i = 0; i < b.kept.size(); ++i) {
-    const std::uint32_t k = labels.combination_of_pair[i];
-    b.kept[i] = k != label::kNoCombination && b.rank_in_combination[i] <= b.plan.quota[k];
-  }
-  return b;
-}
-
-void write_balance(const boost::mpi::communicator& comm, h5::OutputFile& file, const BalanceOptions& o,
-                   const text::TokenizedShare& share, const label::PairLabels& labels,
-                   const std::vector<std::string>& names, const Balance& b) {
-  const std::uint64_t offset = share.first_pair_id, total = share.total_lines;
-  std::vector<std::uint64_t> pair_id(share.size());
-  std::vector<std::string> combination(share.size());
-  for (std::size_t i = 0; i < share.size(); ++i) {
-    pair_id[i] = offset + i;
-    if (labels.combination_of_pair[i] != label::kNoCombination) combination[i] = names[labels.combination_of_pair[i]];
-  }
-  file.create_group("/balance");
-  file.write_column("/balance/pair_id", std::span<const std::uint64_t>(pair_id), offset, total);
-  file.write_column("/balance/combination", combination, offset, total);
-  file.write_column("/balance/kept", std::span<const std::uint8_t>(b.kept), offset, total);
-  file.write_column("/balance/rank_in_combination", std::span<const std::uint64_t>(b.rank_in_combination), offset, total);
-  file.write_column("/balance/flags", std::span<const std::uint8_t>(share.flags), offset, total);
-  file.set_attribute("/balance", "mode", o.mode);
-  file.set_attribute("/balance", "rank_by", o.rank_by);
-  file.set_attribute("/balance", "min_share", o.min_share);
-  file.set_attribute("/balance", "labels", [&] {
-    std::string names;
-    for (const auto& name : labels.space.names) names += (names.empty() ? "" : "|") + name;
-    return names;
-  }());
-  file.set_attribute("/balance", "n_labelled", b.plan.total_before);
-  file.set_attribute("/balance", "n_kept", b.plan.total_after);
-  file.set_attribute("/balance", "share_std_before", b.plan.share_std_before);
-  file.set_attribute("/balance", "share_std_after", b.plan.share_std_after);
-  for (std::size_t l = 0; l < labels.space.names.size(); ++l)
-    file.set_attribute("/balance", "marginal_deviation_" + labels.space.names[l], b.plan.marginal_deviation[l]);
-
-  SubsetTable table(comm, file, "/combinations");
-  table.column("combination", names);
-  table.column("before", labels.counts);
-  table.column("target", b.plan.target);
-  table.column("after", b.plan.quota);
-  table.column("under_represented", b.plan.under_represented);
-}
 
 void print_balance(const BalanceOptions& o, const label::PairLabels& labels, const std::vector<std::string>& names,
                    const label::BalancePlan& plan) {
@@ -147,72 +36,60 @@ void print_balance(const BalanceOptions& o, const label::PairLabels& labels, con
 
 }  // namespace
 
+void add_balance_options(OptionSet& o, BalanceOptions& b) {
+  pipeline::BalanceConfig& c = b.config;
+  b.corpus.add_to(o, c.corpus, "columns");  // labels are columns: no two-file corpus
+  add_label_options(o, c.labels);
+  o.add("mode", b.mode,
+        "joint: every label combination down to the size of the rarest one holding at least --min-share of the "
+        "labelled lines (rarer ones keep all they have: under-represented); marginal: each label's values equally "
+        "represented, as far as the lines allow (iterative proportional fitting, then the best lines); skewed: the "
+        "natural distribution at --size lines (default: the joint subset's size, for a like-for-like comparison)",
+        one_of({"joint", "marginal", "skewed"}));
+  o.add("min-share", c.min_share, "--mode joint (and skewed's default size): a combination below this share of the "
+        "labelled lines keeps all its lines and does not set the common size", real_number(0, 1));
+  o.add("size", c.size, "--mode skewed: lines in the subset (0 = the --mode joint subset's size)", whole_number(0, kAnyCount));
+  o.add("rank-by", b.rank_by,
+        "Which lines of a combination are kept first. tdcone: lowest pair TD-CONE (scored in this run, with /corpus "
+        "and /pairs, unless --ranking gives a score result); cynical: best rank of a select result "
+        "(--ranking); random: a seeded random order (--seed). Ties by pair_id",
+        one_of({"tdcone", "cynical", "random"}));
+  o.add("ranking", c.ranking, "A tdcone score (for --rank-by tdcone) or select (for --rank-by cynical) result of the "
+        "same corpus files (checked by their recorded line counts and fingerprints), of this or an older major "
+        "tdcone_version, with every /pairs (or /selection) column");
+  o.add("seed", c.seed, "Seed of --rank-by random (the subset does not depend on the rank count)", whole_number(0, kAnyCount));
+  o.add_switch("by-label", c.by_label,
+               "Also score every label combination and value in the same pass (/labels, as score --by-label; the "
+               "matrix then keeps a cell per combination: more time and memory)");
+  b.engine.add_to(o, c.engine);
+  b.output.add_to(o, c.output);
+}
+
 int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
-  mpi::collective_step(comm, [&] { check_options(options); });
-  const CorpusJob job = read_corpus_job(comm, options.corpus, ReferenceOptions{}, options.output, &options.labels);
-  const label::PairLabels& labels = *job.labels;
-  label::BalanceRequest request;
-  request.mode = label::balance_mode_from_name(options.mode);
-  request.min_share = options.min_share;
-  request.size = options.size;
-
-  // TD-CONE without a ranking file is scored here (and /labels with --by-label:
-  // subsets split the matrix's cells by combination, which costs time and memory).
-  const bool rank_here = options.rank_by == "tdcone" && options.ranking.empty();
-  const auto combinations = static_cast<std::uint32_t>(labels.counts.size());
-  const std::vector<std::string> names = labels.space.combination_names();
-  std::optional<JobScores> scores;
-  LabelSubsets subsets;
-  std::vector<std::uint64_t> rank_in_combination;
-  if (rank_here || options.by_label) {
-    entropy::PairGroups groups;
-    mpi::collective_step(comm, [&] {
-      if (options.by_label) subsets = label_subsets(job.share, labels);
-      groups = options.by_label ? subsets.groups : entropy::corpus_groups(job.share);
-    });
-    // Ranked within combinations by the engine's own sort when TD-CONE is the ranking.
-    const std::span<const std::uint32_t> rank_groups = labels.combination_of_pair;
-    scores = score_corpus_job(comm, job, options.engine, ReferenceOptions{}, groups,
-                              rank_here ? rank_groups : rank_groups.first(0), rank_here ? combinations : 0);
-    rank_in_combination = scores->pair_rank_in_group;
-  }
-  if (!rank_here) {
-    std::vector<double> keys;
-    mpi::collective_step(comm, [&] {
-      keys = options.ranking.empty() ? random_keys(job.share, options.seed) : keys_from_ranking(options, job.share);
-    });
-    rank_in_combination =
-        mpi::global_ranks_within(comm, keys, job.share.first_pair_id, labels.combination_of_pair, combinations);
-  }
-  Balance balance;
-  mpi::collective_step(comm, [&] { balance = balance_pairs(labels, request, std::move(rank_in_combination)); });
-
-  const Stopwatch write_clock;
-  mpi::collective_step(comm, [&] {
-    h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
-    write_run_attributes(comm, file, "balance", config_toml, job.recorded_files(), job.share, job.counts);
-    if (scores) {
-      write_corpus_group(file, *scores, false);
-      write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores->pair_tdcone, scores->pair_rank);
-      if (options.by_label) write_label_table(comm, file, subsets.names, scores->subsets, 1, false);
-    }
-    write_balance(comm, file, options, job.share, labels, names, balance);
-    file.commit();
-  });
-  if (scores) {
-    add_write_phase(*scores, write_clock.seconds());
-    print_summary(comm, "balance", options.output.output, job.counts, *scores, false, clock.seconds());
+  pipeline::BalanceConfig config = options.config;
+  options.corpus.resolve(config.corpus);
+  options.engine.resolve(config.engine);
+  options.output.resolve(config.output);
+  config.mode = label::balance_mode_from_name(options.mode);
+  config.rank_by = from_name<pipeline::RankBy>(options.rank_by, {{"tdcone", pipeline::RankBy::tdcone},
+                                                                 {"cynical", pipeline::RankBy::cynical},
+                                                                 {"random", pipeline::RankBy::random}});
+  config.read_run_config = read_run_settings;
+  const pipeline::BalanceRun run = pipeline::run_balance_job(comm, config, config_toml);
+  const pipeline::LineCounts& counts = run.counts;
+  if (run.scores) {
+    print_summary(comm, "balance", config.output.output, counts, *run.scores, false, clock.seconds());
   } else if (comm.rank() == 0) {
     std::printf("tdcone balance: %s\n  lines        %llu (usable %llu, flagged %llu)\n  ranks        %d, %.2f s\n",
-                options.output.output.c_str(), (unsigned long long)job.counts.lines, (unsigned long long)job.counts.scored,
-                (unsigned long long)job.counts.flagged, comm.size(), clock.seconds());
+                config.output.output.c_str(), (unsigned long long)counts.lines, (unsigned long long)counts.scored,
+                (unsigned long long)counts.flagged, comm.size(), clock.seconds());
   }
   if (comm.rank() == 0) {
-    if (options.by_label) print_label_table(subsets.names, scores->subsets, 1, false);
-    print_balance(options, labels, names, balance.plan);
+    if (config.by_label) print_label_table(run.subsets.names, run.scores->subsets, 1, false);
+    print_balance(options, run.labels, run.names, run.plan);
   }
-  return finish_standard_output(comm);
+  return pipeline::finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

@@ -1,138 +1,31 @@
-// tdcone info: what a result file holds, for people.
-#include <algorithm>
-#include <cstdio>
+// tdcone info: what a result file holds, for people (pipeline/result_info.hpp).
+#include "tdcone/cli/info_command.hpp"
+
 #include <iostream>
 #include <sstream>
 
-#include "tdcone/cli/commands.hpp"
-#include "tdcone/cli/standard_output.hpp"
-#include "tdcone/core/error.hpp"
-#include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/core/guard.hpp"
+#include "tdcone/pipeline/result_info.hpp"
+#include "tdcone/pipeline/standard_output.hpp"
 
 namespace tdcone::cli {
 
-namespace {
-
-// Root attributes in this order first; the others after them by name; the config last.
-// An older tdcone's result records its inputs in kInputAttributes (now /inputs).
-const std::vector<std::string> kRunAttributes = {"command",  "tdcone_version", "created",  "n_ranks",
-                                                 "n_lines",  "n_scored",       "n_flagged"};
-const std::vector<std::string> kInputAttributes = {"inputs", "input_sizes", "input_lines", "input_fingerprints"};
-
-std::string indent(const std::string& text, const std::string& prefix) {
-  std::string out;
-  std::istringstream lines(text);
-  for (std::string line; std::getline(lines, line);) out += prefix + line + "\n";
-  return out;
+void add_info_options(OptionSet& o, InfoOptions& i) {
+  o.command()->add_option("hdf5", i.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
 }
-
-std::string hex(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
-
-bool contains(const std::vector<std::string>& names, const std::string& name) {
-  return std::find(names.begin(), names.end(), name) != names.end();
-}
-
-// "name   value (type)" lines for the attributes `names` of `object`.
-void print_attributes(std::ostream& out, const h5::Reader& reader, const std::string& object,
-                      const std::vector<std::string>& names, const std::string& prefix) {
-  std::size_t width = 0;
-  for (const auto& name : names) width = std::max(width, name.size());
-  for (const auto& name : names) {
-    std::string value;
-    try {
-      value = reader.attribute_text(object, name);
-    } catch (const IoError&) {  // a type tdcone does not write (an array of strings, a compound): say so, go on
-      value = cat("(", reader.attribute_type(object, name), ")");
-    }
-    std::replace(value.begin(), value.end(), '\n', ' ');
-    out << prefix << name << std::string(width - name.size() + 2, ' ') << value << "\n";
-  }
-}
-
-// The inputs of the run, one a line, with what was recorded of each.
-void print_inputs(std::ostream& out, const h5::Reader& reader) {
-  const RecordedFiles recorded = recorded_files(reader);
-  if (!recorded.given) return;
-  const auto& paths = recorded.paths;
-  const auto &sizes = recorded.sizes, &lines = recorded.lines, &prints = recorded.fingerprints;
-  out << "  inputs (" << paths.size() << ")\n";
-  for (std::size_t k = 0; k < paths.size(); ++k) {
-    out << "    " << paths[k];
-    std::string details;
-    if (k < sizes.size()) details += cat(sizes[k], " bytes");
-    if (k < lines.size()) details += cat(", ", lines[k], " lines");
-    if (k < prints.size()) details += cat(", fingerprint ", hex(prints[k]));
-    if (!details.empty()) out << "  (" << details << ")";
-    out << "\n";
-  }
-  if (prints.empty()) out << "    (no sizes or fingerprints recorded: written by an older tdcone)\n";
-}
-
-void print_group(std::ostream& out, const h5::Reader& reader, const std::string& group) {
-  const auto columns = reader.datasets(group);
-  std::size_t rows = 0;
-  for (const auto& name : columns) rows = std::max(rows, reader.rows(group + "/" + name));
-  out << "\n" << group;
-  if (!columns.empty()) out << ": " << rows << " rows, " << columns.size() << " columns";
-  out << "\n";
-  const auto attributes = reader.attributes(group);
-  if (!attributes.empty()) {
-    out << "  attributes\n";
-    print_attributes(out, reader, group, attributes, "    ");
-  }
-  if (!columns.empty()) {
-    out << "  columns\n";
-    std::size_t width = 0;
-    for (const auto& name : columns) width = std::max(width, name.size());
-    for (const auto& name : columns) {
-      out << "    " << name << std::string(width - name.size() + 2, ' ') << reader.dataset_type(group + "/" + name);
-      const std::size_t n = reader.rows(group + "/" + name);
-      if (n != rows) out << "  (" << n << " rows)";
-      out << "\n";
-    }
-  }
-  for (const auto& child : reader.groups(group)) print_group(out, reader, group + "/" + child);
-}
-
-void print_info(std::ostream& out, const std::string& path) {
-  const h5::Reader reader(path);
-  check_tdcone_result(reader, path);
-  const auto attributes = reader.attributes("/");
-  out << path << ": tdcone result";
-  if (contains(attributes, "command")) out << " of `tdcone " << reader.attribute_text("/", "command") << "`";
-  out << "\n";
-  std::vector<std::string> first, rest;
-  for (const auto& name : kRunAttributes)
-    if (contains(attributes, name)) first.push_back(name);
-  for (const auto& name : attributes)
-    if (!contains(kRunAttributes, name) && !contains(kInputAttributes, name) && name != "config") rest.push_back(name);
-  print_attributes(out, reader, "/", first, "  ");
-  print_inputs(out, reader);
-  print_attributes(out, reader, "/", rest, "  ");
-  if (contains(attributes, "config")) out << "  config\n" << indent(reader.attribute_string("/", "config"), "    ");
-  for (const auto& group : reader.groups("/"))
-    if (group != "inputs") print_group(out, reader, "/" + group);  // listed above
-}
-
-}  // namespace
 
 int run_info(const boost::mpi::communicator& comm, const InfoOptions& options) {
   int status = 0;
   mpi::collective_step(comm, [&] {
     if (comm.rank() != 0) return;
     std::ostringstream text;  // all or nothing: a damaged file prints only the error
-    print_info(text, options.hdf5);
+    pipeline::print_info(text, options.hdf5);
     try {
       std::cout << text.str();
       std::cout.flush();
-      check_written(std::cout, "standard output");
-    } catch (const ReaderGone&) {
-      status = kExitReaderGone;
+      pipeline::check_written(std::cout, "standard output");
+    } catch (const pipeline::ReaderGone&) {
+      status = pipeline::kExitReaderGone;
     }
   });
   return status;

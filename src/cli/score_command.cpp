@@ -1,42 +1,21 @@
 // tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL, shards and label subsets (SPEC §3-5, §8).
+#include "tdcone/cli/score_command.hpp"
+
 #include <cmath>
 #include <cstdio>
 
-#include "tdcone/cli/corpus_job.hpp"
-#include "tdcone/cli/labels.hpp"
-#include "tdcone/cli/standard_output.hpp"
+#include "tdcone/cli/summary.hpp"
 #include "tdcone/core/progress.hpp"
-#include "tdcone/cli/tables.hpp"
-#include "tdcone/core/error.hpp"
-#include "tdcone/entropy/pair_groups.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/pipeline/standard_output.hpp"
 
 namespace tdcone::cli {
 
 namespace {
 
-entropy::ShardBy shard_by(const std::string& name) {
-  if (name == "file") return entropy::ShardBy::file;
-  if (name == "block") return entropy::ShardBy::block;
-  return entropy::ShardBy::hash;
-}
-
-// --shard-by file: the files of each shard (file i is in shard i mod K; for
-// --src-file/--tgt-file the src files), named by `name`, ", " between them.
-std::vector<std::string> shard_files(const std::vector<io::InputFile>& files, std::size_t shards,
-                                     std::string (*name)(const io::InputFile&)) {
-  std::vector<std::string> names(shards);
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    std::string& shard = names[i % shards];
-    shard += (shard.empty() ? "" : ", ") + name(files[i]);
-  }
-  return names;
-}
-
 // The shard table, the lowest TD-CONE_REL marked: the shard that best covers the reference.
 // An empty shard has no scores: NaN, printed "nan", never marked best. `files`:
 // each shard's files (--shard-by file), else empty.
-void print_shards(const JobScores& scores, std::size_t shards, bool with_reference, const std::vector<std::string>& files) {
+void print_shards(const pipeline::JobScores& scores, std::size_t shards, bool with_reference, const std::vector<std::string>& files) {
   std::size_t best = 0, empty = 0;
   for (std::size_t k = 1; k <= shards; ++k) {
     if (scores.subsets[k].n_pairs == 0) ++empty;
@@ -63,71 +42,39 @@ void print_shards(const JobScores& scores, std::size_t shards, bool with_referen
 
 }  // namespace
 
+void add_score_options(OptionSet& o, ScoreOptions& score) {
+  pipeline::ScoreConfig& c = score.config;
+  score.corpus.add_to(o, c.corpus, "required");
+  score.engine.add_to(o, c.engine);
+  add_reference_options(o, c.reference);
+  o.add("shards", c.shards, "Also score K shards of the corpus (/shards; 0 = none; at most one a usable line)",
+        whole_number(0, kAnyCount));
+  o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K (/shards then has a column file: the "
+        "shard's files, the src files of --src-file/--tgt-file); block: contiguous blocks of lines",
+        one_of({"hash", "file", "block"}));
+  o.add("seed", c.seed, "Seed of --shard-by hash", whole_number(0, kAnyCount));
+  add_label_options(o, c.labels);
+  o.add_switch("by-label", c.by_label,
+               "Also score every label combination present and, with several labels, every value of each (/labels: "
+               "label 'formal|aroused' or 'formal|*', n_pairs, tdcone, cond_entropy; KL and TD-CONE_REL with "
+               "--reference); needs --label-cols or --label-fields");
+  score.output.add_to(o, c.output);
+}
+
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
-  if (options.by_label != options.labels.given())
-    mpi::fail_everywhere(options.by_label ? "--by-label needs --label-cols (TSV) or --label-fields (JSONL)"
-                                          : "labels are read for --by-label: add it (or use tdcone balance)", 2);
-  const CorpusJob job = read_corpus_job(comm, options.corpus, options.reference, options.output, &options.labels);
-  // The counts are global, so every rank stops here together: a shard per line
-  // at most, or a typo's billions of shards would take their memory first.
-  if (options.shards > job.counts.scored)
-    mpi::fail_everywhere(cat("--shards: ", options.shards, " is more than the ", job.counts.scored,
-                             " usable lines of the corpus (at most one shard a line)"), 2);
-  std::size_t shards = options.shards;
-  if (options.shard_by == "file" && shards == 0) shards = job.files.size();
-  std::vector<std::uint32_t> shard_of_pair;
-  entropy::PairGroups groups;
-  mpi::collective_step(comm, [&] {
-    if (shards == 0) {
-      groups = entropy::corpus_groups(job.share);
-      return;
-    }
-    shard_of_pair = entropy::assign_shards(job.share, shards, shard_by(options.shard_by), options.seed);
-    groups = entropy::shard_groups(job.share, shard_of_pair, shards);
-  });
-  // Label subsets follow the shards': subset 1 + shards + j is /labels row j.
-  LabelSubsets labels;
-  if (job.labels) {
-    labels = label_subsets(job.share, *job.labels);
-    groups = shards == 0 ? labels.groups : entropy::combine_groups(comm, groups, labels.groups);
-  }
-  const std::size_t first_label = 1 + shards;
-  JobScores scores = score_corpus_job(comm, job, options.engine, options.reference, groups);
-  const bool with_reference = job.reference.has_value();
-
-  const Stopwatch write_clock;
-  mpi::collective_step(comm, [&] {
-    h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
-    write_run_attributes(comm, file, "score", config_toml, job.recorded_files(), job.share, job.counts);
-    write_corpus_group(file, scores, with_reference);
-    write_pairs(comm, file, job.share, options.corpus.read_options().fields, scores.pair_tdcone, scores.pair_rank);
-    if (shards > 0) {
-      file.write_column("/pairs/shard", std::span<const std::uint32_t>(shard_of_pair), job.share.first_pair_id,
-                        job.share.total_lines);
-      std::vector<std::uint64_t> shard_ids(shards), pairs(shards);
-      for (std::size_t k = 0; k < shards; ++k) {
-        shard_ids[k] = k;
-        pairs[k] = scores.subsets[1 + k].n_pairs;
-      }
-      SubsetTable table(comm, file, "/shards");
-      table.column("shard", shard_ids);
-      if (options.shard_by == "file") table.column("file", shard_files(job.files, shards, recorded_path));
-      table.column("n_pairs", pairs);
-      table.scores(scores.subsets, 1, shards, with_reference);
-    }
-    if (job.labels) write_label_table(comm, file, labels.names, scores.subsets, first_label, with_reference);
-    file.commit();
-  });
-  add_write_phase(scores, write_clock.seconds());
-  print_summary(comm, "score", options.output.output, job.counts, scores, with_reference, clock.seconds());
-  if (comm.rank() == 0 && shards > 0)
-    print_shards(scores, shards, with_reference,
-                 options.shard_by == "file"
-                     ? shard_files(job.files, shards, [](const io::InputFile& f) { return f.path; })
-                     : std::vector<std::string>());
-  if (comm.rank() == 0 && job.labels) print_label_table(labels.names, scores.subsets, first_label, with_reference);
-  return finish_standard_output(comm);
+  pipeline::ScoreConfig config = options.config;
+  options.corpus.resolve(config.corpus);
+  options.engine.resolve(config.engine);
+  options.output.resolve(config.output);
+  config.shard_by = from_name<entropy::ShardBy>(
+      options.shard_by, {{"hash", entropy::ShardBy::hash}, {"file", entropy::ShardBy::file}, {"block", entropy::ShardBy::block}});
+  const pipeline::ScoreRun run = pipeline::run_score_job(comm, config, config_toml);
+  print_summary(comm, "score", config.output.output, run.counts, run.scores, run.with_reference, clock.seconds());
+  if (comm.rank() == 0 && run.shards > 0) print_shards(run.scores, run.shards, run.with_reference, run.shard_files);
+  if (comm.rank() == 0 && run.by_label)
+    print_label_table(run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
+  return pipeline::finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

@@ -1,294 +1,85 @@
 // tdcone select: distributed batch-mode cynical data selection (SPEC §6, §8 /selection).
-#include <boost/mpi/collectives.hpp>
-#include <boost/serialization/utility.hpp>
-#include <boost/serialization/vector.hpp>
+#include "tdcone/cli/select_command.hpp"
 
-#include <xxhash.h>
-
-#include <cmath>
-#include <csignal>
 #include <cstdio>
-#include <limits>
-#include <optional>
 
-#include "tdcone/cli/corpus_job.hpp"
-#include "tdcone/cli/standard_output.hpp"
 #include "tdcone/core/progress.hpp"
-#include "tdcone/core/error.hpp"
-#include "tdcone/io/line_reader.hpp"
-#include "tdcone/mpi/agreement.hpp"
-#include "tdcone/mpi/exchange.hpp"
-#include "tdcone/core/guard.hpp"
-#include "tdcone/pipeline/read_stage.hpp"
-#include "tdcone/select/checkpoint.hpp"
-#include "tdcone/select/corpora.hpp"
+#include "tdcone/pipeline/standard_output.hpp"
 
 namespace tdcone::cli {
 
 namespace {
 
-// Set by SIGTERM / SIGUSR1 (SLURM's warning before the time limit, or a user).
-volatile std::sig_atomic_t stop_requested = 0;
-extern "C" void request_stop(int) { stop_requested = 1; }
-
-constexpr int kExitInterrupted = 75;  // EX_TEMPFAIL: try again (with --resume)
-
-struct Inputs {
-  std::vector<io::InputFile> representative, available, unadapted, seed;
-  // The side of REPR, UNAD and SEED: --representative-side etc. with "auto" decided.
-  std::string representative_side, unadapted_side, seed_side;
-};
-
-// What a checkpoint must match: the options that shape the ranking, and the
-// text and order of every line of every corpus (the same for any number of ranks).
-select::Fingerprint fingerprint(const boost::mpi::communicator& comm, const SelectOptions& o, const Inputs& in,
-                                const select::Corpora& corpora) {
-  // The sides as decided ("auto" resolved): they shape what each corpus counts.
-  const std::string key = cat(o.side, '|', in.representative_side, '|', in.unadapted_side, '|', in.seed_side, '|',
-                              o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|', o.skip_seed_lines,
-                              '|', o.corpus.format, '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|', o.corpus.src_field,
-                              '|', o.corpus.tgt_field, '|', o.corpus.tokenizer, '|', o.corpus.lowercase, '|',
-                              o.corpus.reverse, '|', o.corpus.max_line_bytes);
-  const text::TokenizedShare* shares[] = {&corpora.representative, &corpora.available,
-                                          corpora.unadapted ? &*corpora.unadapted : nullptr,
-                                          corpora.seed ? &*corpora.seed : nullptr};
-  std::vector<std::uint64_t> sums;
-  for (const auto* share : shares) sums.push_back(share ? select::lines_fingerprint(*share) : 0);
-  sums = mpi::sum_all(MPI_Comm(comm), sums);
-  // A corpus not given is 0; a given one, even empty, is a hash of its lines' sum and count.
-  std::uint64_t parts[4] = {};
-  for (std::size_t k = 0; k < 4; ++k)
-    if (shares[k]) parts[k] = XXH3_64bits_withSeed(&sums[k], sizeof sums[k], shares[k]->total_lines);
-  return {XXH3_64bits(key.data(), key.size()), parts[0], parts[1], parts[2], parts[3]};
+pipeline::LineSide line_side(const std::string& name) {
+  return from_name<pipeline::LineSide>(name, {{"auto", pipeline::LineSide::automatic}, {"src", pipeline::LineSide::src},
+                                              {"tgt", pipeline::LineSide::tgt}, {"both", pipeline::LineSide::both},
+                                              {"line", pipeline::LineSide::line}});
 }
-
-select::Side side_of(const std::string& name) {
-  return name == "tgt" ? select::Side::tgt : name == "both" ? select::Side::both : select::Side::src;
-}
-
-// How selection reads the lines of an input whose side is `side` (src, tgt, both or line).
-text::ReadOptions read_options(const SelectOptions& o, const std::string& side) {
-  text::ReadOptions r = o.corpus.line_read_options(side == "line" ? "src" : side);
-  if (side == "line") {  // the whole line, as both sides
-    r.fields = io::FieldSpec();
-    r.fields.format = io::Format::line;
-  }
-  r.keep_counts = true;
-  return r;
-}
-
-// The side counted in a corpus read with `side`: one text (src, tgt or line,
-// read as the same text on both sides) is counted once, as src.
-select::Side counted_side(const std::string& side) { return side == "both" ? select::Side::both : select::Side::src; }
-
-// "auto": "line" when the input's first non-empty line has one column (TSV:
-// no tab; JSONL: not a JSON object), else --side. Decided from the files'
-// first bytes, so the same on every rank and for any number of ranks.
-std::string input_side(const SelectOptions& o, const std::string& given, const std::vector<io::InputFile>& files) {
-  if (given != "auto") return given;
-  const std::optional<std::string> first = io::first_nonempty_line(files, o.corpus.max_line_bytes);
-  if (!first) return o.side;
-  if (o.corpus.format == "jsonl") {
-    const std::size_t start = first->find_first_not_of(" \t");
-    return start != std::string::npos && (*first)[start] == '{' ? o.side : "line";
-  }
-  return first->find('\t') == std::string::npos ? "line" : o.side;
-}
-
-select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectOptions& o, const Inputs& in,
-                             LineCounts& available_counts) {
-  select::Corpora c;
-  // Every input given must have a usable line: an empty or all-bad SEED or
-  // UNAD would silently change the model. SEED and UNAD not given are fine.
-  BadLinePolicy policy = o.corpus.bad_line_policy();
-  policy.hint = cat("--format (", o.corpus.format, " here), --side (", o.side, " here), the per-input sides and ",
-                    o.corpus.format == "jsonl" ? "--src-field/--tgt-field" : "--src-col/--tgt-col");
-  c.representative = pipeline::read_files(comm, in.representative, read_options(o, in.representative_side), c.vocabulary,
-                                          "representative");
-  c.representative_side = counted_side(in.representative_side);
-  account_lines(comm, c.representative, in.representative, policy, "REPR, --representative");
-  c.available = pipeline::read_files(comm, in.available, read_options(o, o.side), c.vocabulary, "available");
-  available_counts = account_lines(comm, c.available, in.available, policy, "AVAIL, --available");
-  if (!in.unadapted.empty()) {
-    c.unadapted = pipeline::read_files(comm, in.unadapted, read_options(o, in.unadapted_side), c.vocabulary, "unadapted");
-    c.unadapted_side = counted_side(in.unadapted_side);
-    account_lines(comm, *c.unadapted, in.unadapted, policy, "UNAD, --unadapted");
-  }
-  if (!in.seed.empty()) {
-    c.seed = pipeline::read_files(comm, in.seed, read_options(o, in.seed_side), c.vocabulary, "seed");
-    c.seed_side = counted_side(in.seed_side);
-    account_lines(comm, *c.seed, in.seed, policy, "SEED, --seed-corpus");
-  }
-  return c;
-}
-
-// The rows of /selection, on rank 0: ranked lines, then junk and bad lines in input order.
-struct SelectionTable {
-  std::vector<std::uint64_t> pair_id, rank;
-  std::vector<double> delta_h, penalty, gain, cross_entropy, wge;
-  std::vector<std::string> root_word;
-  std::vector<std::uint8_t> flags;
-
-  void add(std::uint64_t id, double dh, double p, double g, double h, std::string root, double w, std::uint8_t f) {
-    pair_id.push_back(id);
-    rank.push_back(pair_id.size());
-    delta_h.push_back(dh);
-    penalty.push_back(p);
-    gain.push_back(g);
-    cross_entropy.push_back(h);
-    root_word.push_back(std::move(root));
-    wge.push_back(w);
-    flags.push_back(f);
-  }
-};
 
 }  // namespace
 
-void catch_stop_signals() {
-  std::signal(SIGTERM, request_stop);
-  std::signal(SIGUSR1, request_stop);
+void add_select_options(OptionSet& o, SelectOptions& s) {
+  pipeline::SelectConfig& c = s.config;
+  o.add("representative", c.representative, "REPR: text the selection should model (files or globs)")->required();
+  o.add("available", c.available, "AVAIL: the corpus to rank (files or globs); sharded over ranks")->required();
+  o.add("unadapted", c.unadapted, "UNAD: the general-domain corpus of the word ratios (default: AVAIL)");
+  o.add("seed-corpus", c.seed_corpus, "SEED: text already selected; the model starts from it (default: empty)");
+  o.add("side", s.side,
+        "Which text of an AVAIL pair is the line: src, tgt, or both (src tokens then tgt tokens); also of REPR, UNAD "
+        "and SEED when they hold pairs (see --representative-side)",
+        one_of({"src", "tgt", "both"}));
+  const std::string per_input =
+      ": src, tgt, both, line (the whole line, for a file of one sentence per line) or auto: line when its first "
+      "non-empty line has one column (TSV: no tab; JSONL: not a JSON object), else --side";
+  o.add("representative-side", s.representative_side, "Which text of a REPR line is the line" + per_input,
+        one_of({"auto", "src", "tgt", "both", "line"}));
+  o.add("unadapted-side", s.unadapted_side, "The same for UNAD", one_of({"auto", "src", "tgt", "both", "line"}));
+  o.add("seed-side", s.seed_side, "The same for SEED", one_of({"auto", "src", "tgt", "both", "line"}));
+  s.corpus.add_to(o, c.corpus, "lines");
+  o.add("mincount", c.mincount, "Words seen fewer times in both REPR and UNAD are not selectable",
+        whole_number(0, kAnyCount));
+  o.add_switch("keep-boring", c.keep_boring, "Keep words with e^-1 < ratio < e selectable");
+  o.add_switch("batch", c.batch, "Select ceil(sqrt(k)) lines per iteration (k = lines of the best word), else one");
+  o.add("length-cap", c.length_cap, "AVAIL lines with more tokens are junk (ranked last)",
+        whole_number(1, std::numeric_limits<std::uint32_t>::max()));
+  o.add_switch("skip-seed-lines", c.skip_seed_lines,
+               "AVAIL lines whose text (on --side, exact bytes) is a --seed-corpus line are not selected: flagged 8 "
+               "and ranked after the selectable lines, before junk");
+  o.add_switch("stop", c.stop, "Keep only the lines up to stop_rank selected (the rest flagged 4, not selected)");
+  o.add("checkpoint", c.checkpoint,
+        "Checkpoint file written on SIGTERM/SIGUSR1 (then exit 75) and by --checkpoint-every (default: OUTPUT.ckpt); "
+        "absent or a tdcone checkpoint, never another file");
+  o.add_action_flag("resume", c.resume, "Continue from the checkpoint of an interrupted run with the same inputs and options");
+  o.add("checkpoint-every", c.checkpoint_every, "Also write a checkpoint every this many minutes (0 = never)",
+        real_number(0, kInfinity));
+  s.output.add_to(o, c.output);
 }
 
 int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml) {
-  const Stopwatch clock;  // SIGTERM/SIGUSR1 are caught since main() (catch_stop_signals)
-  Inputs in;
-  const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
-  mpi::collective_step(comm, [&] {
-    options.output.check_target(comm.rank() == 0);
-    if (comm.rank() == 0) select::check_checkpoint_path(checkpoint, options.resume);
-  });
-  in.representative = mpi::agreed_inputs(comm, options.representative, "--representative");
-  in.available = mpi::agreed_inputs(comm, options.available, "--available");
-  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, "--unadapted");
-  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, "--seed-corpus");
-  mpi::collective_step(comm, [&] {
-    in.representative_side = input_side(options, options.representative_side, in.representative);
-    in.unadapted_side = in.unadapted.empty() ? options.side : input_side(options, options.unadapted_side, in.unadapted);
-    in.seed_side = in.seed.empty() ? options.side : input_side(options, options.seed_side, in.seed);
-  });
-  LineCounts counts;
-  select::Corpora corpora = read_corpora(comm, options, in, counts);
-  const select::Side side = side_of(options.side);
-  const std::uint64_t in_seed =
-      options.skip_seed_lines ? select::flag_seed_lines(comm, corpora, side, options.length_cap) : 0;
-  std::vector<std::uint32_t> lexicon_id;
-  const select::Statistics stats = select::gather_statistics(comm, corpora, side, lexicon_id);
-  if (stats.repr_tokens == 0)  // every rank sees the same replicated counts
-    mpi::fail_everywhere("the representative corpus (--representative) has no tokens: nothing to select for", 2);
-  std::vector<std::size_t> junk;
-  const select::AvailableLines lines = select::available_lines(corpora.available, side, lexicon_id, options.length_cap, junk);
-
-  select::CynicalOptions cynical;
-  cynical.mincount = options.mincount;
-  cynical.keep_boring = options.keep_boring;
-  cynical.batch = options.batch;
-  cynical.length_cap = options.length_cap;
-  const select::Fingerprint print = fingerprint(comm, options, in, corpora);
-  std::optional<select::SelectionState> resume;
-  if (options.resume) {
-    mpi::collective_step(comm, [&] {
-      if (comm.rank() == 0) resume = select::read_checkpoint(checkpoint, {print, counts.lines, stats.lexicon.size()});
-    });
-    if (comm.rank() != 0) resume.emplace();
-    boost::mpi::broadcast(comm, *resume, 0);
-  }
-
-  Stopwatch since_checkpoint;
-  select::Interrupt interrupt;
-  int action = 0;  // of the last poll, the same on every rank: 1 save, 2 save and stop
-  interrupt.poll = [&] {
-    const bool due = options.checkpoint_every > 0 && since_checkpoint.seconds() >= 60.0 * options.checkpoint_every;
-    const int mine = stop_requested ? 2 : (comm.rank() == 0 && due) ? 1 : 0;
-    return action = boost::mpi::all_reduce(comm, mine, boost::mpi::maximum<int>());
-  };
-  interrupt.save = [&](const select::SelectionState& state) {
-    mpi::collective_step(comm, [&] {
-      if (comm.rank() != 0) return;
-      select::write_checkpoint(checkpoint, print, state);
-      // A stop says it all in one line (under mpirun, scripts/mpirun.sh drops Open MPI's banner about status 75).
-      if (action == 2)
-        std::fprintf(stderr,
-                     "tdcone select: stopped by a signal: checkpoint of %zu ranked lines written to %s; run the same "
-                     "command with --resume to continue (exit status 75)\n",
-                     state.ranked.size(), checkpoint.c_str());
-      else
-        std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
-                     checkpoint.c_str());
-    });
-    since_checkpoint = Stopwatch();
-  };
-
-  Progress progress(comm.rank() == 0, "select", "lines");
-  const select::Selection selection = select::select_lines(
-      comm, stats, lines, cynical,
-      [&](std::uint64_t done, std::uint64_t total, double h) {
-        progress.update(done, total ? double(done) / double(total) : 1.0, cat("H ", h));
-      },
-      interrupt, resume ? &*resume : nullptr);
-  if (selection.interrupted) return kExitInterrupted;  // the checkpoint's line said so
-  progress.finish(selection.ranked.size());
-
-  // Lines already in the seed, junk and bad lines of every rank, in input order (ranks hold consecutive pair_ids).
-  std::vector<std::pair<std::uint64_t, std::uint8_t>> my_junk;
-  for (std::size_t i : junk) {
-    const std::uint8_t f = corpora.available.flags[i];
-    my_junk.emplace_back(corpora.available.first_pair_id + i,
-                         (f & schema::bad_line) ? schema::bad_line : (f & schema::in_seed) ? schema::in_seed : schema::junk);
-  }
-  std::vector<std::vector<std::pair<std::uint64_t, std::uint8_t>>> all_junk;
-  boost::mpi::gather(comm, my_junk, all_junk, 0);
-
-  SelectionTable table;
-  const double nan = std::numeric_limits<double>::quiet_NaN();
-  const std::uint8_t cut = options.stop ? schema::not_selected : 0;
-  for (const select::RankedLine& r : selection.ranked)
-    table.add(r.pair_id, r.delta_h, r.penalty, r.gain, r.cross_entropy, stats.lexicon[r.root_word], r.wge,
-              table.pair_id.size() < selection.stop_rank ? 0 : cut);
-  // After the ranked lines: those already in the seed, then junk and bad lines (SPEC §6), each in input order.
-  for (const bool seed_pass : {true, false})
-    for (const auto& part : all_junk)
-      for (const auto& [id, flag] : part)
-        if ((flag == schema::in_seed) == seed_pass) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
-
-  mpi::collective_step(comm, [&] {
-    h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression_kind());
-    write_run_attributes(comm, file, "select", config_toml, in.available, corpora.available, counts);
-    file.create_group("/selection");
-    const std::uint64_t rows = counts.lines;  // every AVAIL line, on rank 0
-    auto mine = [&](const auto& column) { return comm.rank() == 0 ? std::span(column) : decltype(std::span(column))(); };
-    file.write_column("/selection/pair_id", mine(table.pair_id), 0, rows);
-    file.write_column("/selection/rank", mine(table.rank), 0, rows);
-    file.write_column("/selection/delta_h", mine(table.delta_h), 0, rows);
-    file.write_column("/selection/penalty", mine(table.penalty), 0, rows);
-    file.write_column("/selection/gain", mine(table.gain), 0, rows);
-    file.write_column("/selection/cross_entropy", mine(table.cross_entropy), 0, rows);
-    file.write_column("/selection/root_word", comm.rank() == 0 ? table.root_word : std::vector<std::string>(), 0, rows);
-    file.write_column("/selection/wge", mine(table.wge), 0, rows);
-    file.write_column("/selection/flags", mine(table.flags), 0, rows);
-    file.set_attribute("/selection", "stop_rank", selection.stop_rank);
-    file.set_attribute("/selection", "h_initial", selection.h_initial);
-    file.set_attribute("/selection", "repr_tokens", stats.repr_tokens);
-    file.set_attribute("/selection", "lexicon", static_cast<std::uint64_t>(stats.lexicon.size()));
-    file.set_attribute("/selection", "in_seed", in_seed);
-    file.commit();
-  });
-  if (comm.rank() == 0) select::remove_checkpoint(checkpoint);  // done: an old checkpoint must not be resumed
-
+  const Stopwatch clock;
+  pipeline::SelectConfig config = options.config;
+  options.corpus.resolve(config.corpus);
+  options.output.resolve(config.output);
+  config.side = side_from_name(options.side);
+  config.representative_side = line_side(options.representative_side);
+  config.unadapted_side = line_side(options.unadapted_side);
+  config.seed_side = line_side(options.seed_side);
+  const pipeline::SelectRun run = pipeline::run_select_job(comm, config, config_toml);
+  if (run.interrupted) return pipeline::kExitInterrupted;  // the checkpoint's line said so
   if (comm.rank() == 0) {
-    const double h_stop = selection.stop_rank ? selection.ranked[selection.stop_rank - 1].cross_entropy : selection.h_initial;
-    std::printf("tdcone select: %s\n", options.output.output.c_str());
-    std::printf("  AVAIL lines   %llu (ranked %zu, junk or bad %llu)\n", (unsigned long long)counts.lines,
-                selection.ranked.size(), (unsigned long long)(counts.lines - selection.ranked.size() - in_seed));
-    if (options.skip_seed_lines && corpora.seed)
+    std::printf("tdcone select: %s\n", config.output.output.c_str());
+    std::printf("  AVAIL lines   %llu (ranked %zu, junk or bad %llu)\n", (unsigned long long)run.counts.lines,
+                run.ranked, (unsigned long long)(run.counts.lines - run.ranked - run.in_seed));
+    if (config.skip_seed_lines && run.seed_given)
       std::printf("  seed          %llu AVAIL lines already in the seed: skipped (flags 8)\n",
-                  (unsigned long long)in_seed);
-    std::printf("  lexicon       %zu words, REPR %llu tokens\n", stats.lexicon.size(),
-                (unsigned long long)stats.repr_tokens);
-    std::printf("  H_0           %.7f nats\n  stop_rank     %llu (H %.7f)\n", selection.h_initial,
-                (unsigned long long)selection.stop_rank, h_stop);
+                  (unsigned long long)run.in_seed);
+    std::printf("  lexicon       %zu words, REPR %llu tokens\n", run.lexicon,
+                (unsigned long long)run.repr_tokens);
+    std::printf("  H_0           %.7f nats\n  stop_rank     %llu (H %.7f)\n", run.h_initial,
+                (unsigned long long)run.stop_rank, run.h_stop);
     std::printf("  ranks         %d, %.2f s\n", comm.size(), clock.seconds());
   }
-  return finish_standard_output(comm);
+  return pipeline::finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

@@ -1,14 +1,53 @@
 // tdcone synth: the built-in deterministic corpus for demos, tests and benchmarks.
-#include <cstdio>
+#include "tdcone/cli/synth_command.hpp"
 
-#include "tdcone/cli/commands.hpp"
-#include "tdcone/cli/standard_output.hpp"
+#include <cstdio>
+#include <limits>
+
+#include "tdcone/cli/common_options.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/core/guard.hpp"
+#include "tdcone/pipeline/standard_output.hpp"
 #include "tdcone/synth/synth.hpp"
 
 namespace tdcone::cli {
+
+namespace {
+
+// A trillion lines is some 100 TB of text, past any real corpus; with
+// --first-pair at most 2^62, the last line number cannot wrap around.
+constexpr std::uint64_t kMaxSynthPairs = 1'000'000'000'000;
+constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
+
+}  // namespace
+
+void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
+  o.add("profile", s.profile,
+        "Shape of the corpus. twitter: news headlines (src), each with a run of ~13 consecutive candidate tweets "
+        "(tgt; mostly loosely related, some paraphrases, a few copies; #hashtags, @handles, numbers, links) and a "
+        "classifier-like score that rises with closeness; stories of a few runs share made-up names. Calibrated "
+        "on the Twitter URL corpus (10k pairs: TD-CONE ~0.48, ~60 alignment cells a pair; 2.8M pairs: ~0.39, "
+        "~200k word types a side; docs/synth-calibration.md). paraphrase: every line a fresh Zipfian sentence "
+        "and a close paraphrase of it (low TD-CONE; the generator before profiles, same bytes)",
+        one_of({"twitter", "paraphrase"}));
+  o.add("pairs", s.pairs, "Number of lines", whole_number(1, kMaxSynthPairs));
+  o.add("first-pair", s.first_pair, "Start at this line of the seed's corpus: a held-out reference is --first-pair N with N beyond the corpus",
+        whole_number(0, kMaxFirstPair));
+  o.add("seed", s.seed, "Random seed: same seed, same corpus (and vocabulary)", whole_number(0, kAnyCount));
+  o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary (twitter: besides made-up names, handles, numbers and links)",
+        whole_number(100, 10'000'000));
+  o.add("junk-fraction", s.junk_fraction, "Fraction of junk lines (empty sides, over-long, malformed)", real_number(0, 1));
+  o.add_switch("labels", s.labels,
+               "Two more columns of style labels (columns 1-4 unchanged): 5 formality, a number in [0, 1] with 3 "
+               "decimals, and 6 arousal, 'aroused' or 'calm'; tied to each headline (paraphrase: each source's rarest "
+               "word) and to how close the pair is, skewed like a real style corpus: with formal = formality >= 0.5, "
+               "formal|aroused ~64%, formal|calm ~21%, informal|aroused ~9%, informal|calm ~6%. About half of "
+               "--junk-fraction of the lines have a bad label: formality 'n/a' or no column 6");
+  o.add("output", s.output, "File to write ('-' = standard output; a name ending in .zst writes multi-frame zstd)")->required();
+  o.add_action_flag("force", s.force, "Overwrite an existing output file (never one of the inputs)");
+}
+
 
 int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& options) {
   int status = 0;
@@ -27,8 +66,8 @@ int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& optio
     try {
       synth::write_corpus(s, options.output);
     } catch (const IoError&) {
-      if (options.output != "-" || !standard_output_reader_gone()) throw;
-      status = kExitReaderGone;
+      if (options.output != "-" || !pipeline::standard_output_reader_gone()) throw;
+      status = pipeline::kExitReaderGone;
       return;
     }
     if (options.output != "-")

@@ -4,7 +4,11 @@
 #include <memory>
 
 #include "fuzz_input.hpp"
-#include "tdcone/cli/commands.hpp"
+#include "tdcone/cli/export_command.hpp"
+#include "tdcone/cli/score_command.hpp"
+#include "tdcone/cli/select_command.hpp"
+#include "tdcone/cli/sweep_command.hpp"
+#include "tdcone/cli/synth_command.hpp"
 #include "tdcone/core/error.hpp"
 
 using namespace tdcone;

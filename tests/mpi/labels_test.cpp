@@ -16,8 +16,8 @@
 
 #include "results.hpp"
 #include "shared_dir.hpp"
-#include "tdcone/cli/corpus_job.hpp"
-#include "tdcone/cli/labels.hpp"
+#include "tdcone/pipeline/corpus_job.hpp"
+#include "tdcone/pipeline/label_subsets.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
@@ -121,12 +121,12 @@ class LabelsOverRanksTest : public ::testing::Test {
   }
   void TearDown() override { set_quiet(was_quiet_); }
 
-  static cli::CorpusJob read(const bmpi::communicator& comm, const std::string& path, const cli::LabelOptions& labels) {
-    cli::CorpusOptions corpus;
+  static pipeline::CorpusJob read(const bmpi::communicator& comm, const std::string& path, const pipeline::LabelConfig& labels) {
+    pipeline::CorpusConfig corpus;
     corpus.inputs = {path};
-    cli::OutputOptions output;
+    pipeline::OutputConfig output;
     output.output = (fs::temp_directory_path() / "tdcone-never-written.h5").string();
-    return cli::read_corpus_job(comm, corpus, {}, output, &labels);
+    return pipeline::read_corpus_job(comm, corpus, {}, output, &labels);
   }
 
   // Rank 0 writes `lines`; everyone waits.
@@ -179,13 +179,13 @@ TEST_F(LabelsOverRanksTest, LabelsAgreeOnEveryRankCount) {
     expected.push_back(line.combination);
   }
   const std::string path = write("labels.tsv", lines);
-  cli::LabelOptions options;
+  pipeline::LabelConfig options;
   options.cols = "3,4";
   options.names = "kind,level";
   options.buckets = {"level=0.25,0.5,0.75"};
 
   bmpi::communicator world;
-  const cli::CorpusJob job = read(world, path, options);
+  const pipeline::CorpusJob job = read(world, path, options);
   ASSERT_TRUE(job.labels.has_value());
   const label::PairLabels& labels = *job.labels;
   // The point of the test: with several ranks, some values are on one rank only.
@@ -228,7 +228,7 @@ TEST_F(LabelsOverRanksTest, LabelsAgreeOnEveryRankCount) {
   }
   // And the same as one rank reading it all.
   const bmpi::communicator self(MPI_COMM_SELF, bmpi::comm_attach);
-  const cli::CorpusJob single = read(self, path, options);
+  const pipeline::CorpusJob single = read(self, path, options);
   EXPECT_EQ(single.labels->space.values, labels.space.values);
   EXPECT_EQ(single.labels->counts, labels.counts);
   EXPECT_EQ(single.labels->combination_of_pair, combinations);
@@ -270,13 +270,13 @@ TEST_F(LabelsOverRanksTest, LabelSubsetsWithShardsEqualEachAlone) {
     }
   }
   const std::string path = write("labelled.tsv", lines);
-  cli::LabelOptions options;
+  pipeline::LabelConfig options;
   options.cols = "3,4";
   options.names = "kind,level";
-  const cli::CorpusJob job = read(world, path, options);
+  const pipeline::CorpusJob job = read(world, path, options);
   ASSERT_TRUE(job.labels.has_value());
 
-  const cli::LabelSubsets label_sets = cli::label_subsets(job.share, *job.labels);
+  const pipeline::LabelSubsets label_sets = pipeline::label_subsets(job.share, *job.labels);
   EXPECT_EQ(label_sets.names, (std::vector<std::string>{"a|p", "a|q", "b|p", "b|q", "c|p", "c|q", "a|*", "b|*", "c|*",
                                                         "*|p", "*|q"}));
   EXPECT_EQ(label_sets.groups.subset_count, 12u);
@@ -302,9 +302,9 @@ TEST_F(LabelsOverRanksTest, LabelSubsetsWithShardsEqualEachAlone) {
     ASSERT_EQ(combined.subsets_of_group[combined.group_of_pair[i]], subsets) << "pair " << job.share.first_pair_id + i;
   }
 
-  const cli::JobScores both = cli::score_corpus_job(world, job, {}, {}, combined);
-  const cli::JobScores labels_alone = cli::score_corpus_job(world, job, {}, {}, label_sets.groups);
-  const cli::JobScores shards_alone = cli::score_corpus_job(world, job, {}, {}, shard_sets);
+  const pipeline::JobScores both = pipeline::score_corpus_job(world, job, {}, {}, combined);
+  const pipeline::JobScores labels_alone = pipeline::score_corpus_job(world, job, {}, {}, label_sets.groups);
+  const pipeline::JobScores shards_alone = pipeline::score_corpus_job(world, job, {}, {}, shard_sets);
   ASSERT_EQ(both.subsets.size(), combined.subset_count);
   ASSERT_EQ(labels_alone.subsets.size(), label_sets.groups.subset_count);
   ASSERT_EQ(shards_alone.subsets.size(), 1 + shards);

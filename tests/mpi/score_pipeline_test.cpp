@@ -13,7 +13,7 @@
 
 #include "results.hpp"
 #include "shared_dir.hpp"
-#include "tdcone/cli/corpus_job.hpp"
+#include "tdcone/pipeline/corpus_job.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/synth/synth.hpp"
@@ -45,11 +45,11 @@ struct Subsets {
 };
 
 /// The stages of `tdcone score` / `tdcone sweep`, without the HDF5 file.
-Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, const Subsets& subsets = {},
-             const cli::ReferenceOptions& reference = {}, const cli::EngineOptions& engine = {}) {
-  cli::OutputOptions output;
+Result score(const bmpi::communicator& comm, const pipeline::CorpusConfig& corpus, const Subsets& subsets = {},
+             const pipeline::ReferenceConfig& reference = {}, const pipeline::EngineSettings& engine = {}) {
+  pipeline::OutputConfig output;
   output.output = (fs::temp_directory_path() / "tdcone-never-written.h5").string();
-  const cli::CorpusJob job = cli::read_corpus_job(comm, corpus, reference, output);
+  const pipeline::CorpusJob job = pipeline::read_corpus_job(comm, corpus, reference, output);
   Result r;
   entropy::PairGroups groups = entropy::corpus_groups(job.share);
   if (subsets.shards > 0)
@@ -60,7 +60,7 @@ Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, c
     groups = t.groups;
     r.masks = gather_in_order(comm, t.mask_of_pair);
   }
-  const cli::JobScores scores = cli::score_corpus_job(comm, job, engine, reference, groups);
+  const pipeline::JobScores scores = pipeline::score_corpus_job(comm, job, engine, reference, groups);
   r.subsets = scores.subsets;
   r.vx = scores.input_types;
   r.lines = job.share.total_lines;
@@ -73,9 +73,9 @@ Result score(const bmpi::communicator& comm, const cli::CorpusOptions& corpus, c
 
 // Runs on all ranks (with `engine`) and on rank 0 alone (default engine
 // options), and compares on rank 0: every value has the same bits.
-void expect_rank_count_invariant(const cli::CorpusOptions& corpus, std::uint64_t expected_lines,
-                                 const Subsets& subsets = {}, const cli::ReferenceOptions& reference = {},
-                                 const cli::EngineOptions& engine = {}) {
+void expect_rank_count_invariant(const pipeline::CorpusConfig& corpus, std::uint64_t expected_lines,
+                                 const Subsets& subsets = {}, const pipeline::ReferenceConfig& reference = {},
+                                 const pipeline::EngineSettings& engine = {}) {
   bmpi::communicator world;
   const Result distributed = score(world, corpus, subsets, reference, engine);
   if (world.rank() != 0) return;
@@ -121,8 +121,8 @@ class ScorePipelineTest : public ::testing::Test {
     world.barrier();
     return path;
   }
-  static cli::CorpusOptions tsv(std::vector<std::string> inputs) {
-    cli::CorpusOptions o;
+  static pipeline::CorpusConfig tsv(std::vector<std::string> inputs) {
+    pipeline::CorpusConfig o;
     o.inputs = std::move(inputs);
     o.score_col = 3;
     o.id_col = 4;
@@ -143,14 +143,14 @@ TEST_F(ScorePipelineTest, MultiFrameZstd) {
 
 TEST_F(ScorePipelineTest, RoundSizeAndBudgetChangeRoundsNotResults) {
   // 64 KiB rounds: hundreds of them; the automatic size: about eight.
-  cli::EngineOptions small;
+  pipeline::EngineSettings small;
   small.memory = "96M";
   small.round_size = "64k";
   expect_rank_count_invariant(tsv({synth("rounds.tsv", 60000, false)}), 60000, {}, {}, small);
 }
 
 TEST_F(ScorePipelineTest, TooSmallMemoryStopsEveryRankWithStatus2) {
-  cli::EngineOptions tiny;
+  pipeline::EngineSettings tiny;
   tiny.memory = "3M";
   bmpi::communicator world;
   try {
@@ -198,9 +198,9 @@ TEST_F(ScorePipelineTest, Jsonl) {
     }
   }
   world.barrier();
-  cli::CorpusOptions o;
+  pipeline::CorpusConfig o;
   o.inputs = {jsonl};
-  o.format = "jsonl";
+  o.format = io::Format::jsonl;
   expect_rank_count_invariant(o, 3000);
 }
 
@@ -254,7 +254,7 @@ class SubsetTest : public ScorePipelineTest {
   }
 
   std::string corpus_;
-  cli::ReferenceOptions reference_;
+  pipeline::ReferenceConfig reference_;
 };
 
 TEST_F(SubsetTest, ReferenceShardsAndSweepsAreRankCountInvariant) {

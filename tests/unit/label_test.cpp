@@ -13,7 +13,7 @@
 #include <string_view>
 #include <vector>
 
-#include "tdcone/cli/commands.hpp"
+#include "tdcone/pipeline/job_config.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
@@ -449,7 +449,7 @@ struct ReadLabels {
   std::string path;
 };
 
-ReadLabels read_with_labels(const test_support::TempDir& dir, const std::string& text, const cli::LabelOptions& options,
+ReadLabels read_with_labels(const test_support::TempDir& dir, const std::string& text, const pipeline::LabelConfig& options,
                             io::Format format = io::Format::tsv) {
   text::ReadOptions read;
   read.fields.format = format;
@@ -463,7 +463,7 @@ ReadLabels read_with_labels(const test_support::TempDir& dir, const std::string&
 
 TEST(LabelReadTest, MissingLabelsAreFlagged16BadLinesAre1) {
   test_support::TempDir dir("tdcone_label_test");
-  cli::LabelOptions options;
+  pipeline::LabelConfig options;
   options.cols = "3";
   const auto [share, path] = read_with_labels(dir,
                                               "src one\ttgt one\tformal\n"
@@ -503,7 +503,7 @@ TEST(LabelReadTest, MissingLabelsAreFlagged16BadLinesAre1) {
 
 TEST(LabelReadTest, NotANumberUnderBucketsIsFlagged16) {
   test_support::TempDir dir("tdcone_label_test");
-  cli::LabelOptions options;
+  pipeline::LabelConfig options;
   options.cols = "3,4";
   options.names = "kind,level";
   options.buckets = {"level=0.5"};
@@ -523,7 +523,7 @@ TEST(LabelReadTest, NotANumberUnderBucketsIsFlagged16) {
 
 TEST(LabelReadTest, JsonlLabels) {
   test_support::TempDir dir("tdcone_label_test");
-  cli::LabelOptions options;
+  pipeline::LabelConfig options;
   options.fields = "style";
   const auto [share, path] = read_with_labels(dir,
                                               R"({"src":"a","tgt":"b","style":"formal"})" "\n"
@@ -542,16 +542,16 @@ TEST(LabelReadTest, JsonlLabels) {
 
 TEST(LabelReadTest, WithoutLabelsNothingIsRead) {
   test_support::TempDir dir("tdcone_label_test");
-  const auto [share, path] = read_with_labels(dir, "a\tb\tc\nd\te\n", cli::LabelOptions{});
+  const auto [share, path] = read_with_labels(dir, "a\tb\tc\nd\te\n", pipeline::LabelConfig{});
   EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, 0}));
   EXPECT_TRUE(share.label_ids.empty());
   EXPECT_TRUE(share.label_values.empty());
   EXPECT_EQ(share.label_problem_count, 0u);
 }
 
-// ---- cli::LabelOptions ----
+// ---- pipeline::LabelConfig ----
 
-text::ReadOptions applied(const cli::LabelOptions& options, io::Format format = io::Format::tsv) {
+text::ReadOptions applied(const pipeline::LabelConfig& options, io::Format format = io::Format::tsv) {
   text::ReadOptions read;
   read.fields.format = format;
   options.apply(read);
@@ -559,7 +559,7 @@ text::ReadOptions applied(const cli::LabelOptions& options, io::Format format = 
 }
 
 TEST(LabelOptionsTest, DefaultNames) {
-  cli::LabelOptions options;
+  pipeline::LabelConfig options;
   options.cols = "5,6";
   const text::ReadOptions read = applied(options);
   EXPECT_EQ(read.fields.label_cols, (std::vector<int>{5, 6}));
@@ -567,7 +567,7 @@ TEST(LabelOptionsTest, DefaultNames) {
   EXPECT_EQ(read.labels.cuts, (std::vector<std::vector<double>>(2)));
   EXPECT_EQ(read.fields.label_count(), 2u);
 
-  cli::LabelOptions json;
+  pipeline::LabelConfig json;
   json.fields = "formality,arousal";
   const text::ReadOptions jread = applied(json, io::Format::jsonl);
   EXPECT_EQ(jread.fields.label_fields, (std::vector<std::string>{"formality", "arousal"}));
@@ -576,7 +576,7 @@ TEST(LabelOptionsTest, DefaultNames) {
 }
 
 TEST(LabelOptionsTest, NamesAndBuckets) {
-  cli::LabelOptions options;
+  pipeline::LabelConfig options;
   options.cols = "5,6";
   options.names = "formality,arousal";
   options.buckets = {"6=0.5", "formality=0.2,0.4,0.6,0.8"};
@@ -585,12 +585,12 @@ TEST(LabelOptionsTest, NamesAndBuckets) {
   EXPECT_EQ(read.labels.cuts, (std::vector<std::vector<double>>{{0.2, 0.4, 0.6, 0.8}, {0.5}}));
 }
 
-std::string options_error(const cli::LabelOptions& options, io::Format format = io::Format::tsv) {
+std::string options_error(const pipeline::LabelConfig& options, io::Format format = io::Format::tsv) {
   return usage_error([&] { applied(options, format); });
 }
 
 TEST(LabelOptionsTest, Errors) {
-  cli::LabelOptions o;
+  pipeline::LabelConfig o;
   o.cols = "5,6";
   o.names = "formality";
   EXPECT_CONTAINS(options_error(o), "--label-names gives 1 names for 2 labels");
@@ -617,21 +617,21 @@ TEST(LabelOptionsTest, Errors) {
   o.buckets = {"nolabel=0.5"};
   EXPECT_CONTAINS(options_error(o), "no label named 'nolabel' (the labels: col5)");
 
-  cli::LabelOptions fields;
+  pipeline::LabelConfig fields;
   fields.fields = "style";
   EXPECT_CONTAINS(options_error(fields, io::Format::tsv), "--label-fields is for --format jsonl");
-  cli::LabelOptions cols;
+  pipeline::LabelConfig cols;
   cols.cols = "5";
   EXPECT_CONTAINS(options_error(cols, io::Format::jsonl), "--label-cols is for --format tsv");
 
-  cli::LabelOptions buckets_alone;
+  pipeline::LabelConfig buckets_alone;
   buckets_alone.buckets = {"x=0.5"};
   EXPECT_CONTAINS(options_error(buckets_alone), "--label-buckets needs --label-cols");
-  cli::LabelOptions names_alone;
+  pipeline::LabelConfig names_alone;
   names_alone.names = "a";
   EXPECT_CONTAINS(options_error(names_alone), "--label-names needs --label-cols");
   // Nothing given: nothing changes.
-  const text::ReadOptions read = applied(cli::LabelOptions{});
+  const text::ReadOptions read = applied(pipeline::LabelConfig{});
   EXPECT_TRUE(read.fields.label_cols.empty());
   EXPECT_TRUE(read.labels.names.empty());
 }

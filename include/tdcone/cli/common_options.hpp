@@ -1,0 +1,65 @@
+#pragma once
+// The options several commands share (corpus, labels, reference, engine,
+// output), declared with their --help text and bound to the jobs' config
+// structs. An option whose value is a name is kept here as given and turned
+// into the config's enum by resolve (CLI11 has already checked the name).
+#include <cstdint>
+#include <initializer_list>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "tdcone/cli/options.hpp"
+#include "tdcone/pipeline/job_config.hpp"
+
+namespace tdcone::cli {
+
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
+inline constexpr std::uint64_t kAnyCount = std::numeric_limits<std::uint64_t>::max();
+
+/// --format, --tokenizer and --on-bad-line, by name.
+struct CorpusModes {
+  std::string format = "tsv", tokenizer = "punct", on_bad_line = "skip";
+
+  /// Declares the corpus options, bound to `config` and to these names.
+  /// `input`: "required" (--input, or --src-file with --tgt-file, checked by
+  /// CorpusConfig::check_sources, not by the parser), "columns" (a corpus with
+  /// a score or label column: --src-file/--tgt-file are parsed, to be refused,
+  /// but not in the help) or "lines" (selection: no --input, and only the
+  /// options that say how a line's text is read: no score, id or --reverse).
+  void add_to(OptionSet& options, pipeline::CorpusConfig& config, const std::string& input);
+  void resolve(pipeline::CorpusConfig& config) const;
+};
+
+/// --align, by name.
+struct EngineModes {
+  std::string align = "uniform";
+
+  void add_to(OptionSet& options, pipeline::EngineSettings& config);
+  void resolve(pipeline::EngineSettings& config) const;
+};
+
+/// --compression, by name.
+struct OutputModes {
+  std::string compression = "deflate";
+
+  void add_to(OptionSet& options, pipeline::OutputConfig& config);
+  void resolve(pipeline::OutputConfig& config) const;
+};
+
+void add_label_options(OptionSet& options, pipeline::LabelConfig& labels);
+void add_reference_options(OptionSet& options, pipeline::ReferenceConfig& reference);
+
+/// --side (select, export): "src", "tgt" or "both".
+select::Side side_from_name(const std::string& name);
+
+/// The enum that `names` pairs with `name` (a name one_of has already
+/// accepted); the first one for any other name.
+template <class Enum>
+Enum from_name(const std::string& name, std::initializer_list<std::pair<const char*, Enum>> names) {
+  for (const auto& [text, value] : names)
+    if (name == text) return value;
+  return names.begin()->second;
+}
+
+}  // namespace tdcone::cli

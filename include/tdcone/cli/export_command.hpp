@@ -1,0 +1,23 @@
+#pragma once
+// tdcone export: its options and its run.
+#include <boost/mpi/communicator.hpp>
+
+#include <string>
+
+#include "tdcone/cli/options.hpp"
+#include "tdcone/pipeline/export_query.hpp"
+
+namespace tdcone::cli {
+
+struct ExportOptions {
+  pipeline::ExportConfig config;
+  std::string to = "tsv";  // output format: tsv | jsonl
+  std::string side;        // a selection's text: src | tgt | both (default: the run's --side)
+};
+
+void add_export_options(OptionSet& options, ExportOptions& export_options);
+
+/// Runs the export; returns the exit status.
+int run_export(const boost::mpi::communicator& comm, const ExportOptions& options);
+
+}  // namespace tdcone::cli

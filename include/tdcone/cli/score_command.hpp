@@ -1,0 +1,25 @@
+#pragma once
+// tdcone score: its options and its run.
+#include <boost/mpi/communicator.hpp>
+
+#include <string>
+
+#include "tdcone/cli/common_options.hpp"
+#include "tdcone/pipeline/score_job.hpp"
+
+namespace tdcone::cli {
+
+struct ScoreOptions {
+  pipeline::ScoreConfig config;
+  CorpusModes corpus;
+  EngineModes engine;
+  OutputModes output;
+  std::string shard_by = "hash";
+};
+
+void add_score_options(OptionSet& options, ScoreOptions& score);
+
+/// Runs the job and prints its summary; returns the exit status. `config_toml`: the effective configuration.
+int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml);
+
+}  // namespace tdcone::cli

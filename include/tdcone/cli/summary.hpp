@@ -1,0 +1,25 @@
+#pragma once
+// What a command prints on standard output when it is done (rank 0).
+#include <boost/mpi/communicator.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tdcone/entropy/subset_scores.hpp"
+#include "tdcone/pipeline/corpus_job.hpp"
+
+namespace tdcone::cli {
+
+/// Width of a printed column of `names` under `header`.
+int name_width(const std::vector<std::string>& names, const std::string& header);
+
+/// The summary of a job on a corpus: its lines, scores, times and memory. Collective (the peak memory of every rank).
+void print_summary(const boost::mpi::communicator& comm, const std::string& command, const std::string& output,
+                   const pipeline::LineCounts& counts, const pipeline::JobScores& scores, bool with_reference,
+                   double seconds);
+
+/// The /labels table (rank 0).
+void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
+                       std::size_t first, bool with_reference);
+
+}  // namespace tdcone::cli

@@ -1,0 +1,58 @@
+#pragma once
+// tdcone balance: a label-balanced (or skewed) subset of a corpus, the lines
+// of each combination taken best first (the multi-style balancing paper).
+#include <boost/mpi/communicator.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tdcone/label/balance_plan.hpp"
+#include "tdcone/pipeline/corpus_job.hpp"
+#include "tdcone/pipeline/export_text.hpp"
+#include "tdcone/pipeline/job_config.hpp"
+#include "tdcone/pipeline/label_subsets.hpp"
+
+namespace tdcone::pipeline {
+
+/// Which lines of a combination go first.
+enum class RankBy {
+  tdcone,   // lowest pair TD-CONE: scored in this run, or read from a score result (--ranking)
+  cynical,  // best rank of a select result (--ranking)
+  random,   // a seeded random order
+};
+
+struct BalanceConfig {
+  CorpusConfig corpus;
+  EngineSettings engine;
+  LabelConfig labels;
+  label::BalanceMode mode = label::BalanceMode::joint;
+  double min_share = 0.05;
+  std::uint64_t size = 0;  // skewed: total size; 0 = the joint mode's
+  RankBy rank_by = RankBy::tdcone;
+  std::string ranking;     // a score result (tdcone) or select result (cynical) of this corpus
+  std::uint64_t seed = 1;  // --rank-by random
+  bool by_label = false;   // also /labels, in the same pass
+  OutputConfig output;
+  RunConfigReader read_run_config;  // reads --ranking's recorded configuration
+};
+
+/// What a balance run found, for its summary.
+struct BalanceRun {
+  LineCounts counts;
+  std::optional<JobScores> scores;  // when TD-CONE was scored in this run (or --by-label)
+  LabelSubsets subsets;             // --by-label
+  label::PairLabels labels;
+  std::vector<std::string> names;   // of every combination
+  label::BalancePlan plan;
+};
+
+/// Reads the corpus and its labels, ranks each combination's lines, keeps the
+/// plan's quota of each and writes the result (recording `config_toml`).
+/// Throws UsageError (on every rank) for options that do not go together.
+/// Collective.
+BalanceRun run_balance_job(const boost::mpi::communicator& comm, const BalanceConfig& config,
+                           const std::string& config_toml);
+
+}  // namespace tdcone::pipeline

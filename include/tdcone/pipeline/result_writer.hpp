@@ -1,0 +1,65 @@
+#pragma once
+// Writing a result (SPEC §8): the run's attributes and inputs, /pairs, the
+// small per-subset tables (/shards, /sweep, /labels, /combinations), /corpus.
+#include <boost/mpi/communicator.hpp>
+
+#include <string>
+#include <vector>
+
+#include "tdcone/entropy/subset_scores.hpp"
+#include "tdcone/hdf5/h5file.hpp"
+#include "tdcone/io/input_files.hpp"
+#include "tdcone/pipeline/line_accounting.hpp"
+#include "tdcone/text/tokenized_share.hpp"
+
+namespace tdcone::pipeline {
+
+struct JobScores;
+
+/// The path of `file` as a run records it (`/inputs` `path`): absolute, normalized.
+std::string recorded_path(const io::InputFile& file);
+
+/// Root attributes of SPEC §8, and the group `/inputs`: a row per input file,
+/// `path` (absolute), `size` (bytes), `lines` and `fingerprint`
+/// (io::LineFingerprint), from `share` (the share read from `inputs`). Collective.
+void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
+                          const std::string& config_toml, const std::vector<io::InputFile>& inputs,
+                          const text::TokenizedShare& share, const LineCounts& counts);
+
+/// The `/pairs` table (one row per input line of this rank's share), with a
+/// progress line per column written on rank 0. Collective.
+void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,
+                 const io::FieldSpec& fields, const std::vector<double>& tdcone,
+                 const std::vector<std::uint64_t>& rank);
+
+/// A small per-subset table: the rows live on every rank, rank 0 writes them
+/// and the other ranks take part in the collective writes.
+class SubsetTable {
+ public:
+  SubsetTable(const boost::mpi::communicator& comm, h5::OutputFile& file, std::string group);
+
+  void column(const std::string& name, const std::vector<double>& values);
+  void column(const std::string& name, const std::vector<std::uint64_t>& values);
+  void column(const std::string& name, const std::vector<std::uint8_t>& values);
+  void column(const std::string& name, const std::vector<std::string>& values);
+  /// tdcone, cond_entropy (with `cond_entropy`) and, with a reference, kl_pq, kl_pu, tdcone_rel of subsets [first, first + count).
+  void scores(const std::vector<entropy::SubsetScore>& subsets, std::size_t first, std::size_t count,
+              bool with_reference, bool cond_entropy = false);
+
+ private:
+  template <class T>
+  void write(const std::string& name, const std::vector<T>& values);
+
+  bool writer_;
+  h5::OutputFile& file_;
+  std::string group_;
+};
+
+/// `/corpus` (SPEC §8) from subset 0, and the run's phase times and memory on `/`.
+void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with_reference);
+
+/// `/labels` from subsets [first, first + names.size()) of `subsets`. Collective.
+void write_label_table(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::vector<std::string>& names,
+                       const std::vector<entropy::SubsetScore>& subsets, std::size_t first, bool with_reference);
+
+}  // namespace tdcone::pipeline

@@ -1,0 +1,38 @@
+#pragma once
+// tdcone sweep: TD-CONE (and TD-CONE_REL) of every score-threshold subset, in one pass (SPEC §5).
+#include <boost/mpi/communicator.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "tdcone/pipeline/corpus_job.hpp"
+#include "tdcone/pipeline/job_config.hpp"
+
+namespace tdcone::pipeline {
+
+struct SweepConfig {
+  CorpusConfig corpus;
+  EngineSettings engine;
+  ReferenceConfig reference;
+  std::vector<double> thresholds;  // subset S_t: pairs with score >= t
+  std::uint64_t sample = 0;        // pairs scored of each S_t; 0 = all
+  std::uint64_t seed = 1;          // of the sample
+  OutputConfig output;
+};
+
+/// What a sweep found, for its summary.
+struct SweepRun {
+  LineCounts counts;
+  JobScores scores;  // subset 0: the corpus; 1 + t: threshold t
+  bool with_reference = false;
+  std::vector<std::uint64_t> subset_size;  // |S_t|
+  std::vector<std::uint64_t> sampled;      // pairs scored of S_t
+};
+
+/// Reads and scores the corpus and its threshold subsets, writes the result
+/// (recording `config_toml`). Stops every rank with exit status 2 when the
+/// corpus has no score. Collective.
+SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& config, const std::string& config_toml);
+
+}  // namespace tdcone::pipeline

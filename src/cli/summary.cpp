@@ -1,0 +1,54 @@
+// What a command prints on standard output when it is done (rank 0).
+#include "tdcone/cli/summary.hpp"
+
+#include <boost/mpi/collectives.hpp>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "tdcone/pipeline/memory_budget.hpp"
+
+namespace tdcone::cli {
+
+int name_width(const std::vector<std::string>& names, const std::string& header) {
+  std::size_t width = header.size();
+  for (const auto& name : names) width = std::max(width, name.size());
+  return static_cast<int>(width);
+}
+
+void print_summary(const boost::mpi::communicator& comm, const std::string& command, const std::string& output,
+                   const pipeline::LineCounts& counts, const pipeline::JobScores& scores, bool with_reference, double seconds) {
+  std::vector<std::uint64_t> peak;
+  boost::mpi::gather(comm, pipeline::peak_rss_bytes(), peak, 0);
+  if (comm.rank() != 0) return;
+  const entropy::SubsetScore& corpus = scores.subsets[0];
+  std::printf("tdcone %s: %s\n", command.c_str(), output.c_str());
+  std::printf("  lines        %llu (scored %llu, flagged %llu)\n", (unsigned long long)counts.lines,
+              (unsigned long long)counts.scored, (unsigned long long)counts.flagged);
+  std::printf("  |V_x|        %llu\n  |V_y|        %llu\n  nnz(M)       %llu\n", (unsigned long long)scores.input_types,
+              (unsigned long long)corpus.output_types, (unsigned long long)corpus.nnz);
+  std::printf("  H(Y|X)       %.7f nats\n  TD-CONE      %.7f\n", corpus.cond_entropy, corpus.tdcone);
+  if (with_reference)
+    std::printf("  TD-CONE_REL  %.7f (KL_pq %.7f, KL_pu %.7f)\n", corpus.tdcone_rel, corpus.kl_pq, corpus.kl_pu);
+  std::printf("  ranks        %d, %.2f s:", comm.size(), seconds);
+  for (const auto& phase : scores.phases) std::printf(" %s %.2f", phase.name.c_str(), phase.seconds);
+  std::printf("\n  peak memory ");
+  for (std::size_t r = 0; r < peak.size(); ++r) std::printf("%s%s", r ? ", " : " ", pipeline::format_bytes(peak[r]).c_str());
+  std::printf(" per rank (--memory %s%s%s)\n", pipeline::format_bytes(scores.memory_budget).c_str(),
+              scores.memory_rule.empty() ? "" : ": ", scores.memory_rule.c_str());
+}
+
+void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
+                       std::size_t first, bool with_reference) {
+  const int width = name_width(names, "label");
+  std::printf("  %-*s %10s %10s %10s%s\n", width, "label", "n_pairs", "tdcone", "H(Y|X)", with_reference ? "  tdcone_rel" : "");
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    const entropy::SubsetScore& s = subsets[first + j];
+    std::printf("  %-*s %10llu %10.7f %10.7f", width, names[j].c_str(), (unsigned long long)s.n_pairs, s.tdcone,
+                s.cond_entropy);
+    if (with_reference) std::printf("  %10.7f", s.tdcone_rel);
+    std::printf("\n");
+  }
+}
+
+}  // namespace tdcone::cli

@@ -1,0 +1,153 @@
+#include "tdcone/pipeline/corpus_job.hpp"
+
+#include <boost/mpi/collectives.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
+#include "tdcone/core/progress.hpp"
+#include "tdcone/io/parallel_files.hpp"
+#include "tdcone/mpi/agreement.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
+#include "tdcone/pipeline/read_stage.hpp"
+
+namespace tdcone::pipeline {
+
+namespace {
+
+// Text grows its vocabulary with its length (Heaps' law: |V| ≈ K·N^β for N
+// tokens, β ≈ 0.4-0.6, K ≈ 10-100): a thousand lines of text hold hundreds of
+// word types at the least, always more than √lines. A column of a few values
+// (a label, a score, a judgement like "(4,6)": 10 types over 10k lines) does
+// not grow. Below a thousand lines neither is told apart.
+constexpr std::uint64_t kFewTypesMinLines = 1000;
+
+void name_sides(const CorpusConfig& corpus, CorpusJob& job) {
+  using Names = std::array<std::string, 2>;
+  if (corpus.parallel()) {
+    job.side_where = Names{"whole lines", "whole lines"};
+    job.side_option = Names{"--src-file", "--tgt-file"};
+  } else if (corpus.format == io::Format::jsonl) {
+    job.side_where = Names{cat("field '", corpus.src_field, "'"), cat("field '", corpus.tgt_field, "'")};
+    job.side_option = Names{"--src-field", "--tgt-field"};
+  } else {
+    job.side_where = Names{cat("column ", corpus.src_col), cat("column ", corpus.tgt_col)};
+    job.side_option = Names{"--src-col", "--tgt-col"};
+  }
+  if (corpus.reverse) {
+    std::swap(job.side_where[0], job.side_where[1]);
+    std::swap(job.side_option[0], job.side_option[1]);
+  }
+}
+
+// Both sides read from the same text pair every line with itself.
+void warn_same_sides(const CorpusJob& job) {
+  std::string same;
+  for (std::size_t i = 0; i < job.files.size() && i < job.tgt_files.size() && same.empty(); ++i) {
+    std::error_code error;
+    if (std::filesystem::equivalent(job.files[i].path, job.tgt_files[i].path, error))
+      same = cat("name the same file ", job.files[i].path);
+  }
+  if (job.tgt_files.empty() && job.side_where[0] == job.side_where[1]) same = "are both " + job.side_where[0];
+  if (!same.empty())
+    std::fprintf(stderr, "tdcone: warning: %s and %s %s: every line is paired with itself (a TD-CONE near 0 that "
+                 "means nothing); give the output side with %s\n", job.side_option[0].c_str(),
+                 job.side_option[1].c_str(), same.c_str(), job.side_option[1].c_str());
+}
+
+}  // namespace
+
+CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusConfig& corpus,
+                          const ReferenceConfig& reference, const OutputConfig& output, const LabelConfig* labels) {
+  const Stopwatch clock;
+  CorpusJob job;
+  std::vector<io::InputFile> reference_files, reference_tgt_files;
+  text::ReadOptions read = corpus.read_options();
+  mpi::collective_step(comm, [&] {
+    output.check_target(comm.rank() == 0);
+    corpus.check_sources();
+    if (labels && labels->given() && corpus.parallel())
+      throw UsageError("--label-cols/--label-fields do not apply to --src-file/--tgt-file (whole lines, no columns); "
+                       "paste them into one TSV with the labels");
+    if (labels) labels->apply(read);
+    reference.check_sources();
+  });
+  job.files = corpus.parallel() ? mpi::agreed_inputs(comm, corpus.src_files, "--src-file")
+                                : mpi::agreed_inputs(comm, corpus.inputs, "--input");
+  if (corpus.parallel()) job.tgt_files = mpi::agreed_inputs(comm, corpus.tgt_files, "--tgt-file");
+  if (reference.parallel()) {
+    reference_files = mpi::agreed_inputs(comm, reference.src_files, "--reference-src-file");
+    reference_tgt_files = mpi::agreed_inputs(comm, reference.tgt_files, "--reference-tgt-file");
+  } else if (!reference.reference.empty()) {
+    reference_files = mpi::agreed_inputs(comm, {reference.reference}, "--reference");
+  }
+  mpi::collective_step(comm, [&] {
+    if (corpus.parallel()) io::check_parallel_files(job.files, job.tgt_files);
+    if (reference.parallel()) io::check_parallel_files(reference_files, reference_tgt_files);
+    name_sides(corpus, job);
+    if (comm.rank() == 0) warn_same_sides(job);
+  });
+  job.share = corpus.parallel()
+                  ? read_parallel_files(comm, job.files, job.tgt_files, read, job.vocabulary, "corpus")
+                  : read_files(comm, job.files, read, job.vocabulary, "corpus");
+  const std::string what = corpus.parallel() ? "the corpus, --src-file/--tgt-file" : "the corpus, --input";
+  BadLinePolicy policy = corpus.bad_line_policy();
+  if (!corpus.parallel()) policy.two_file_options = "--src-file/--tgt-file";
+  job.counts = account_lines(comm, job.share, job.files, policy, what);
+  if (labels && labels->given())
+    job.labels = account_labels(comm, job.share, read, job.counts, corpus.max_bad_fraction, describe_input(job.files, what));
+  if (reference.parallel()) {
+    job.reference = read_parallel_files(comm, reference_files, reference_tgt_files, corpus.read_options(),
+                                                  job.vocabulary, "reference");
+    account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(),
+                  "the reference, --reference-src-file/--reference-tgt-file");
+  } else if (!reference_files.empty()) {
+    job.reference = read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
+    policy.two_file_options = "--reference-src-file/--reference-tgt-file";
+    account_lines(comm, *job.reference, reference_files, policy, "the reference, --reference");
+  }
+  job.read_seconds = clock.seconds();
+  return job;
+}
+
+JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineSettings& engine,
+                           const ReferenceConfig& reference, const entropy::PairGroups& groups,
+                           std::span<const std::uint32_t> rank_groups, std::uint32_t rank_group_count) {
+  EngineConfig config;
+  config.rank_groups = rank_groups;
+  config.rank_group_count = rank_group_count;
+  config.align = engine.align;
+  config.embeddings = engine.embeddings;
+  config.rel_lambda = reference.rel_lambda;
+  const MachineBudget machine = default_memory_budget(comm);
+  mpi::collective_step(comm, [&] {
+    config.memory_bytes =
+        engine.memory.empty() ? machine.bytes : parse_memory_size(engine.memory, "--memory", SizeOf::budget);
+    if (!engine.round_size.empty()) config.round_bytes = parse_memory_size(engine.round_size, "--round-size", SizeOf::buffer);
+  });
+  config.machine_bytes = machine.bytes;
+  note_memory_budget(config.memory_bytes, machine);
+  JobScores scores;
+  static_cast<EngineResult&>(scores) =
+      run_score_engine(comm, job.share, job.reference ? &*job.reference : nullptr, job.vocabulary, groups, config);
+  const std::array<std::uint64_t, 2> types{scores.input_types, scores.subsets[0].output_types};
+  for (std::size_t side = 0; side < 2; ++side)  // global counts: the same warning on any number of ranks
+    if (comm.rank() == 0 && job.counts.scored >= kFewTypesMinLines &&
+        static_cast<double>(types[side]) < std::sqrt(static_cast<double>(job.counts.scored)))
+      std::fprintf(stderr, "tdcone: warning: the %s side (%s, %s) has %llu word types over %llu usable lines, too "
+                   "few for text: a label or a score? check %s\n", side == 0 ? "input" : "output",
+                   job.side_where[side].c_str(), job.side_option[side].c_str(), (unsigned long long)types[side],
+                   (unsigned long long)job.counts.scored, job.side_option[side].c_str());
+  scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
+  scores.memory_budget = config.memory_bytes;
+  if (engine.memory.empty()) scores.memory_rule = machine.rule;
+  boost::mpi::all_gather(comm, peak_rss_bytes(), scores.peak_rss);
+  return scores;
+}
+
+void add_write_phase(JobScores& scores, double seconds) { scores.phases.push_back({"write", seconds}); }
+
+}  // namespace tdcone::pipeline

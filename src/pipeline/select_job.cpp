@@ -1,0 +1,278 @@
+#include "tdcone/pipeline/select_job.hpp"
+
+#include <boost/mpi/collectives.hpp>
+
+#include <xxhash.h>
+
+#include <csignal>
+#include <cstdio>
+#include <optional>
+#include <utility>
+
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
+#include "tdcone/core/progress.hpp"
+#include "tdcone/io/line_reader.hpp"
+#include "tdcone/mpi/agreement.hpp"
+#include "tdcone/mpi/exchange.hpp"
+#include "tdcone/pipeline/read_stage.hpp"
+#include "tdcone/pipeline/result_writer.hpp"
+#include "tdcone/pipeline/selection_table.hpp"
+#include "tdcone/select/checkpoint.hpp"
+
+namespace tdcone::pipeline {
+
+namespace {
+
+// Set by SIGTERM / SIGUSR1 (SLURM's warning before the time limit, or a user).
+volatile std::sig_atomic_t stop_requested = 0;
+extern "C" void request_stop(int) { stop_requested = 1; }
+
+struct Inputs {
+  std::vector<io::InputFile> representative, available, unadapted, seed;
+  // The side of REPR, UNAD and SEED: --representative-side etc. with "auto" decided.
+  LineSide representative_side = LineSide::src, unadapted_side = LineSide::src, seed_side = LineSide::src;
+};
+
+// What a checkpoint must match: the options that shape the ranking, and the
+// text and order of every line of every corpus (the same for any number of ranks).
+// The names of the command line (--side, --representative-side, ...), for the fingerprint.
+std::string side_name(LineSide side) {
+  switch (side) {
+    case LineSide::tgt: return "tgt";
+    case LineSide::both: return "both";
+    case LineSide::line: return "line";
+    case LineSide::automatic: return "auto";
+    case LineSide::src: break;
+  }
+  return "src";
+}
+
+LineSide line_side(select::Side side) {
+  return side == select::Side::tgt ? LineSide::tgt : side == select::Side::both ? LineSide::both : LineSide::src;
+}
+
+select::Fingerprint fingerprint(const boost::mpi::communicator& comm, const SelectConfig& o, const Inputs& in,
+                                const select::Corpora& corpora) {
+  // The sides as decided ("auto" resolved): they shape what each corpus counts.
+  const std::string key = cat(side_name(line_side(o.side)), '|', side_name(in.representative_side), '|',
+                              side_name(in.unadapted_side), '|', side_name(in.seed_side), '|',
+                              o.mincount, '|', o.keep_boring, '|', o.batch, '|', o.length_cap, '|', o.skip_seed_lines,
+                              '|', format_name(o.corpus.format), '|', o.corpus.src_col, '|', o.corpus.tgt_col, '|', o.corpus.src_field,
+                              '|', o.corpus.tgt_field, '|', tokenizer_name(o.corpus.tokenizer), '|', o.corpus.lowercase, '|',
+                              o.corpus.reverse, '|', o.corpus.max_line_bytes);
+  const text::TokenizedShare* shares[] = {&corpora.representative, &corpora.available,
+                                          corpora.unadapted ? &*corpora.unadapted : nullptr,
+                                          corpora.seed ? &*corpora.seed : nullptr};
+  std::vector<std::uint64_t> sums;
+  for (const auto* share : shares) sums.push_back(share ? select::lines_fingerprint(*share) : 0);
+  sums = mpi::sum_all(MPI_Comm(comm), sums);
+  // A corpus not given is 0; a given one, even empty, is a hash of its lines' sum and count.
+  std::uint64_t parts[4] = {};
+  for (std::size_t k = 0; k < 4; ++k)
+    if (shares[k]) parts[k] = XXH3_64bits_withSeed(&sums[k], sizeof sums[k], shares[k]->total_lines);
+  return {XXH3_64bits(key.data(), key.size()), parts[0], parts[1], parts[2], parts[3]};
+}
+
+// How selection reads the lines of an input whose side is `side` (src, tgt, both or line).
+text::ReadOptions read_options(const SelectConfig& o, LineSide side) {
+  const select::Side text = side == LineSide::tgt ? select::Side::tgt : side == LineSide::both ? select::Side::both
+                                                                                                : select::Side::src;
+  text::ReadOptions r = o.corpus.line_read_options(text);
+  if (side == LineSide::line) {  // the whole line, as both sides
+    r.fields = io::FieldSpec();
+    r.fields.format = io::Format::line;
+  }
+  r.keep_counts = true;
+  return r;
+}
+
+// The side counted in a corpus read with `side`: one text (src, tgt or line,
+// read as the same text on both sides) is counted once, as src.
+select::Side counted_side(LineSide side) { return side == LineSide::both ? select::Side::both : select::Side::src; }
+
+// "auto": "line" when the input's first non-empty line has one column (TSV:
+// no tab; JSONL: not a JSON object), else --side. Decided from the files'
+// first bytes, so the same on every rank and for any number of ranks.
+LineSide input_side(const SelectConfig& o, LineSide given, const std::vector<io::InputFile>& files) {
+  if (given != LineSide::automatic) return given;
+  const LineSide side = line_side(o.side);
+  const std::optional<std::string> first = io::first_nonempty_line(files, o.corpus.max_line_bytes);
+  if (!first) return side;
+  if (o.corpus.format == io::Format::jsonl) {
+    const std::size_t start = first->find_first_not_of(" \t");
+    return start != std::string::npos && (*first)[start] == '{' ? side : LineSide::line;
+  }
+  return first->find('\t') == std::string::npos ? LineSide::line : side;
+}
+
+select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectConfig& o, const Inputs& in,
+                             LineCounts& available_counts) {
+  select::Corpora c;
+  // Every input given must have a usable line: an empty or all-bad SEED or
+  // UNAD would silently change the model. SEED and UNAD not given are fine.
+  BadLinePolicy policy = o.corpus.bad_line_policy();
+  policy.hint = cat("--format (", format_name(o.corpus.format), " here), --side (", side_name(line_side(o.side)),
+                    " here), the per-input sides and ",
+                    o.corpus.format == io::Format::jsonl ? "--src-field/--tgt-field" : "--src-col/--tgt-col");
+  c.representative = read_files(comm, in.representative, read_options(o, in.representative_side), c.vocabulary,
+                                          "representative");
+  c.representative_side = counted_side(in.representative_side);
+  account_lines(comm, c.representative, in.representative, policy, "REPR, --representative");
+  c.available = read_files(comm, in.available, read_options(o, line_side(o.side)), c.vocabulary, "available");
+  available_counts = account_lines(comm, c.available, in.available, policy, "AVAIL, --available");
+  if (!in.unadapted.empty()) {
+    c.unadapted = read_files(comm, in.unadapted, read_options(o, in.unadapted_side), c.vocabulary, "unadapted");
+    c.unadapted_side = counted_side(in.unadapted_side);
+    account_lines(comm, *c.unadapted, in.unadapted, policy, "UNAD, --unadapted");
+  }
+  if (!in.seed.empty()) {
+    c.seed = read_files(comm, in.seed, read_options(o, in.seed_side), c.vocabulary, "seed");
+    c.seed_side = counted_side(in.seed_side);
+    account_lines(comm, *c.seed, in.seed, policy, "SEED, --seed-corpus");
+  }
+  return c;
+}
+
+select::CynicalOptions cynical_options(const SelectConfig& o) {
+  select::CynicalOptions cynical;
+  cynical.mincount = o.mincount;
+  cynical.keep_boring = o.keep_boring;
+  cynical.batch = o.batch;
+  cynical.length_cap = o.length_cap;
+  return cynical;
+}
+
+// --resume: the state of the checkpoint `path`, which must match `expected`
+// (read on rank 0, given to every rank).
+select::SelectionState resume_state(const boost::mpi::communicator& comm, const std::string& path,
+                                    const select::CheckpointKey& expected) {
+  select::SelectionState state;
+  mpi::collective_step(comm, [&] {
+    if (comm.rank() == 0) state = select::read_checkpoint(path, expected);
+  });
+  boost::mpi::broadcast(comm, state, 0);
+  return state;
+}
+
+// The checkpoints of a running selection: on SIGTERM/SIGUSR1 (then it stops)
+// and every --checkpoint-every minutes, written by rank 0.
+class Checkpoints {
+ public:
+  Checkpoints(const boost::mpi::communicator& comm, std::string path, const select::Fingerprint& print, double every)
+      : comm_(comm), path_(std::move(path)), print_(print), every_minutes_(every) {}
+
+  /// What select_lines asks at an iteration boundary. Valid while this object lives.
+  select::Interrupt interrupt() {
+    return {[this] { return poll(); }, [this](const select::SelectionState& state) { save(state); }};
+  }
+
+ private:
+  int poll() {
+    const bool due = every_minutes_ > 0 && since_checkpoint_.seconds() >= 60.0 * every_minutes_;
+    const int mine = stop_requested ? 2 : (comm_.rank() == 0 && due) ? 1 : 0;
+    return action_ = boost::mpi::all_reduce(comm_, mine, boost::mpi::maximum<int>());
+  }
+
+  void save(const select::SelectionState& state) {
+    mpi::collective_step(comm_, [&] {
+      if (comm_.rank() != 0) return;
+      select::write_checkpoint(path_, print_, state);
+      // A stop says it all in one line (under mpirun, scripts/mpirun.sh drops Open MPI's banner about status 75).
+      if (action_ == 2)
+        std::fprintf(stderr,
+                     "tdcone select: stopped by a signal: checkpoint of %zu ranked lines written to %s; run the same "
+                     "command with --resume to continue (exit status 75)\n",
+                     state.ranked.size(), path_.c_str());
+      else
+        std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
+                     path_.c_str());
+    });
+    since_checkpoint_ = Stopwatch();
+  }
+
+  const boost::mpi::communicator& comm_;
+  std::string path_;
+  select::Fingerprint print_;
+  double every_minutes_;
+  Stopwatch since_checkpoint_;
+  int action_ = 0;  // of the last poll, the same on every rank: 1 save, 2 save and stop
+};
+
+// The inputs given, agreed over all ranks, and the side of each ("auto" decided).
+Inputs agreed_inputs(const boost::mpi::communicator& comm, const SelectConfig& options) {
+  Inputs in;
+  in.representative = mpi::agreed_inputs(comm, options.representative, "--representative");
+  in.available = mpi::agreed_inputs(comm, options.available, "--available");
+  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, "--unadapted");
+  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, "--seed-corpus");
+  mpi::collective_step(comm, [&] {
+    in.representative_side = input_side(options, options.representative_side, in.representative);
+    in.unadapted_side = in.unadapted.empty() ? line_side(options.side) : input_side(options, options.unadapted_side, in.unadapted);
+    in.seed_side = in.seed.empty() ? line_side(options.side) : input_side(options, options.seed_side, in.seed);
+  });
+  return in;
+}
+
+}  // namespace
+
+void catch_stop_signals() {
+  std::signal(SIGTERM, request_stop);
+  std::signal(SIGUSR1, request_stop);
+}
+
+SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfig& options, const std::string& config_toml) {
+  // SIGTERM/SIGUSR1 are caught since main() (catch_stop_signals).
+  const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
+  mpi::collective_step(comm, [&] {
+    options.output.check_target(comm.rank() == 0);
+    if (comm.rank() == 0) select::check_checkpoint_path(checkpoint, options.resume);
+  });
+  const Inputs in = agreed_inputs(comm, options);
+  SelectRun run;
+  select::Corpora corpora = read_corpora(comm, options, in, run.counts);
+  run.in_seed = options.skip_seed_lines ? select::flag_seed_lines(comm, corpora, options.side, options.length_cap) : 0;
+  std::vector<std::uint32_t> lexicon_id;
+  const select::Statistics stats = select::gather_statistics(comm, corpora, options.side, lexicon_id);
+  if (stats.repr_tokens == 0)  // every rank sees the same replicated counts
+    mpi::fail_everywhere("the representative corpus (--representative) has no tokens: nothing to select for", 2);
+  std::vector<std::size_t> junk;
+  const select::AvailableLines lines =
+      select::available_lines(corpora.available, options.side, lexicon_id, options.length_cap, junk);
+
+  const select::Fingerprint print = fingerprint(comm, options, in, corpora);
+  std::optional<select::SelectionState> resume;
+  if (options.resume) resume = resume_state(comm, checkpoint, {print, run.counts.lines, stats.lexicon.size()});
+  Checkpoints checkpoints(comm, checkpoint, print, options.checkpoint_every);
+  Progress progress(comm.rank() == 0, "select", "lines");
+  const select::Selection selection = select::select_lines(
+      comm, stats, lines, cynical_options(options),
+      [&](std::uint64_t done, std::uint64_t total, double h) {
+        progress.update(done, total ? double(done) / double(total) : 1.0, cat("H ", h));
+      },
+      checkpoints.interrupt(), resume ? &*resume : nullptr);
+  run.interrupted = selection.interrupted;
+  if (run.interrupted) return run;  // the checkpoint's line said so
+  progress.finish(selection.ranked.size());
+
+  const SelectionTable table = selection_table(comm, selection, stats, corpora.available, junk, options.stop);
+  mpi::collective_step(comm, [&] {
+    h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression);
+    write_run_attributes(comm, file, "select", config_toml, in.available, corpora.available, run.counts);
+    write_selection(comm, file, table, run.counts.lines, selection, stats, run.in_seed);  // every AVAIL line
+    file.commit();
+  });
+  if (comm.rank() == 0) select::remove_checkpoint(checkpoint);  // done: an old checkpoint must not be resumed
+
+  run.ranked = selection.ranked.size();
+  run.seed_given = corpora.seed.has_value();
+  run.lexicon = stats.lexicon.size();
+  run.repr_tokens = stats.repr_tokens;
+  run.stop_rank = selection.stop_rank;
+  run.h_initial = selection.h_initial;
+  const bool ranks_here = comm.rank() == 0 && selection.stop_rank > 0;  // rank 0 holds the ranked lines
+  run.h_stop = ranks_here ? selection.ranked[selection.stop_rank - 1].cross_entropy : selection.h_initial;
+  return run;
+}
+
+}  // namespace tdcone::pipeline

@@ -1,0 +1,49 @@
+#include "tdcone/pipeline/sweep_job.hpp"
+
+#include "tdcone/core/guard.hpp"
+#include "tdcone/core/progress.hpp"
+#include "tdcone/entropy/pair_groups.hpp"
+#include "tdcone/pipeline/result_writer.hpp"
+
+namespace tdcone::pipeline {
+
+SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& config, const std::string& config_toml) {
+  if (config.corpus.parallel() && config.corpus.score_col == 0)
+    mpi::fail_everywhere("tdcone sweep needs a score, and --src-file/--tgt-file have none: paste the two sides and "
+                         "a score column into one TSV (paste src tgt scores > corpus.tsv) and give --input with --score-col 3", 2);
+  if (!config.corpus.read_options().fields.has_score())
+    mpi::fail_everywhere("tdcone sweep needs a score: give --score-col (TSV) or --score-field (JSONL)", 2);
+  const CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output);
+  entropy::ThresholdGroups subsets;
+  mpi::collective_step(comm, [&] {
+    subsets = entropy::threshold_groups(comm, job.share, config.thresholds, config.sample, config.seed);
+  });
+  SweepRun run;
+  run.counts = job.counts;
+  run.scores = score_corpus_job(comm, job, config.engine, config.reference, subsets.groups);
+  run.with_reference = job.reference.has_value();
+  run.subset_size = subsets.subset_size;
+  const std::size_t n = config.thresholds.size();
+  run.sampled.resize(n);
+  for (std::size_t t = 0; t < n; ++t) run.sampled[t] = run.scores.subsets[1 + t].n_pairs;
+
+  const Stopwatch write_clock;
+  mpi::collective_step(comm, [&] {
+    h5::OutputFile file(config.output.output, config.output.force, comm, config.output.compression);
+    write_run_attributes(comm, file, "sweep", config_toml, job.recorded_files(), job.share, job.counts);
+    write_corpus_group(file, run.scores, run.with_reference);
+    write_pairs(comm, file, job.share, config.corpus.read_options().fields, run.scores.pair_tdcone, run.scores.pair_rank);
+    file.write_column("/pairs/sweep_mask", std::span<const std::uint64_t>(subsets.mask_of_pair),
+                      job.share.first_pair_id, job.share.total_lines);
+    SubsetTable table(comm, file, "/sweep");
+    table.column("threshold", config.thresholds);
+    table.column("n_pairs", subsets.subset_size);
+    table.column("n_sampled", run.sampled);
+    table.scores(run.scores.subsets, 1, n, run.with_reference);
+    file.commit();
+  });
+  add_write_phase(run.scores, write_clock.seconds());
+  return run;
+}
+
+}  // namespace tdcone::pipeline

@@ -1,0 +1,88 @@
+// export --where: numbers compared as numbers, text columns with == and != on
+// a quoted value, and a clear refusal of every other mix.
+#include "tdcone/pipeline/export_where.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tdcone/core/error.hpp"
+
+namespace tdcone::pipeline {
+namespace {
+
+// A /balance-like table: pair_id, kept (numbers), tdcone (with a NaN), combination (text).
+class WhereTest : public ::testing::Test {
+ protected:
+  WhereTest() {
+    columns_["pair_id"].kind = h5::Column::Kind::unsigned_integer;
+    columns_["pair_id"].unsigned_values = {0, 1, 2, 3};
+    columns_["tdcone"].real_values = {0.5, NAN, 0.25, 1.0};
+    columns_["combination"].kind = h5::Column::Kind::text;
+    columns_["combination"].text_values = {"(6,6)", "(0,6)", "", "(6,6)|x"};
+  }
+
+  RowCondition parse(const std::string& text) {
+    return parse_where(text, [&](const std::string& name) -> const h5::Column& {
+      const auto found = columns_.find(name);
+      if (found == columns_.end()) throw UsageError("no column " + name);
+      return found->second;
+    }, "/balance");
+  }
+  std::vector<std::size_t> rows(const std::string& text) {
+    const RowCondition condition = parse(text);
+    std::vector<std::size_t> kept;
+    for (std::size_t r = 0; r < 4; ++r)
+      if (condition.holds(r)) kept.push_back(r);
+    return kept;
+  }
+  std::string error(const std::string& text) {
+    try {
+      parse(text);
+    } catch (const UsageError& e) {
+      return e.what();
+    }
+    ADD_FAILURE() << text << " was accepted";
+    return "";
+  }
+
+  std::map<std::string, h5::Column> columns_;
+};
+
+using Rows = std::vector<std::size_t>;
+
+TEST_F(WhereTest, NumbersAsBefore) {
+  EXPECT_EQ(rows("tdcone<0.5"), (Rows{2}));
+  EXPECT_EQ(rows(" tdcone >= 0.5 "), (Rows{0, 3}));
+  EXPECT_EQ(rows("tdcone!=0.5"), (Rows{2, 3}));  // NaN never passes, not even !=
+  EXPECT_EQ(rows("pair_id==3"), (Rows{3}));
+  EXPECT_EQ(rows("pair_id>1e0"), (Rows{2, 3}));
+}
+
+TEST_F(WhereTest, TextEqualsAQuotedValue) {
+  EXPECT_EQ(rows("combination=='(6,6)'"), (Rows{0}));
+  EXPECT_EQ(rows(R"w(combination == "(6,6)")w"), (Rows{0}));
+  EXPECT_EQ(rows("combination!='(6,6)'"), (Rows{1, 2, 3}));
+  EXPECT_EQ(rows("combination==''"), (Rows{2}));  // no combination
+  EXPECT_EQ(rows(R"(combination=="it's")"), (Rows{}));  // the other quote inside
+  EXPECT_EQ(rows("combination=='(6,6)|x'"), (Rows{3}));
+}
+
+TEST_F(WhereTest, MixesAreRefused) {
+  EXPECT_NE(error("combination==(6,6)").find("column 'combination' of /balance holds text: quote the value, e.g. "
+                                             "\"combination=='(6,6)'\""), std::string::npos);
+  EXPECT_NE(error("combination<'(6,6)'").find("holds text: compare it with == or !="), std::string::npos);
+  EXPECT_NE(error("tdcone=='0.5'").find("column 'tdcone' of /balance holds numbers: give the value without quotes, "
+                                        "e.g. 'tdcone==0.5'"), std::string::npos);
+  EXPECT_NE(error("tdcone<abc").find("'abc' in 'tdcone<abc' is not a number"), std::string::npos);
+  EXPECT_NE(error("tdcone<nan").find("is not a number"), std::string::npos);
+  EXPECT_NE(error("tdcone~1").find("is not COLUMN OP NUMBER"), std::string::npos);
+  EXPECT_NE(error("combination=='a' b").find("is not COLUMN OP NUMBER"), std::string::npos);
+  EXPECT_NE(error("nope<1").find("no column nope"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace tdcone::pipeline

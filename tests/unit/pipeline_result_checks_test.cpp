@@ -1,0 +1,50 @@
+// The version rule of results: which tdcone_version this build reads.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "tdcone/pipeline/result_checks.hpp"
+#include "tdcone/core/error.hpp"
+
+namespace tdcone::pipeline {
+namespace {
+
+TEST(ResultVersion, MajorOfAVersion) {
+  EXPECT_EQ(version_major("0.1.0"), 0u);
+  EXPECT_EQ(version_major("9.0.0"), 9u);
+  EXPECT_EQ(version_major("12.3"), 12u);
+  EXPECT_EQ(version_major("1.2.3.4"), 1u);
+  EXPECT_EQ(version_major("2.0.0-rc1"), 2u);
+  EXPECT_EQ(version_major("2.0.0+build.5"), 2u);
+  EXPECT_TRUE(version_major(TDCONE_VERSION).has_value());  // this build's own version
+}
+
+TEST(ResultVersion, GarbageIsNoVersion) {
+  for (const char* text : {"", "garbage", "9", "9.", ".1.0", "v1.0.0", "1.x.0", "1.0.0 ", " 1.0.0", "1..0", "(compound)",
+                           "[0, 1, 0]", "99999999999999999999.0.0"})
+    EXPECT_FALSE(version_major(text).has_value()) << "'" << text << "'";
+}
+
+TEST(ResultVersion, ReadsThisAndOlderMajorsOnly) {
+  const std::uint64_t ours = *version_major(TDCONE_VERSION);
+  EXPECT_EQ(result_version_problem(std::string(TDCONE_VERSION)), "");
+  EXPECT_EQ(result_version_problem(cat(ours, ".999.999")), "");  // a later minor of this major
+  if (ours > 0) {
+    EXPECT_EQ(result_version_problem(cat(ours - 1, ".0.0")), "");
+  }
+  EXPECT_EQ(result_version_problem(std::string("0.0.1")), "");  // the oldest
+  const std::string newer = result_version_problem(cat(ours + 1, ".0.0"));
+  EXPECT_NE(newer.find(cat("newer major version than this tdcone ", TDCONE_VERSION)), std::string::npos) << newer;
+  EXPECT_NE(newer.find(cat("read it with tdcone ", ours + 1, ".x")), std::string::npos) << newer;
+}
+
+TEST(ResultVersion, MissingOrGarbageIsRefused) {
+  EXPECT_NE(result_version_problem(std::nullopt).find("not a tdcone result (no tdcone_version attribute on /)"),
+            std::string::npos);
+  const std::string garbage = result_version_problem(std::string("garbage"));
+  EXPECT_NE(garbage.find("tdcone_version attribute that is not a version ('garbage'"), std::string::npos) << garbage;
+  EXPECT_NE(result_version_problem(std::string("")), "");
+}
+
+}  // namespace
+}  // namespace tdcone::pipeline
