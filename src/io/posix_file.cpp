@@ -6,7 +6,7 @@
 #include <cerrno>
 #include <cstring>
 
-#include "tdcone/error.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::io {
 
