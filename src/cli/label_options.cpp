@@ -77,6 +77,7 @@ void LabelOptions::apply(text::ReadOptions& read) const {
       throw UsageError(cat("label '", spec.names[i], "' is given twice"));
   }
   label::parse_buckets(buckets, read.fields.label_cols, spec);
+  read.label_interner = label::local_labels;
 }
 
 label::PairLabels account_labels(const boost::mpi::communicator& comm, const text::TokenizedShare& share,

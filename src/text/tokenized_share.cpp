@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <memory>
 #include <stdexcept>
 
 #include "tdcone/core/error.hpp"
@@ -44,14 +45,23 @@ io::FieldSpec whole_line_spec() {
   return spec;
 }
 
+// The interner of the labels of `options`, or none without labels.
+std::unique_ptr<LabelInterner> make_interner(const ReadOptions& options) {
+  if (options.fields.label_count() == 0) return nullptr;
+  if (!options.label_interner) throw std::logic_error("read_share: labels without ReadOptions::label_interner");
+  return options.label_interner(options.labels);
+}
+
 class ShareBuilder {
  public:
   ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
       : share_(share), options_(options), vocabulary_(vocabulary), parser_(options.fields), tokenizer_(options.tokenizer),
-        labels_(options.labels), with_labels_(options.fields.label_count() > 0) {}
+        labels_(make_interner(options)) {}
 
   /// Hands the label values over to the share, after the last pair.
-  void finish() { share_.label_values = labels_.take_values(); }
+  void finish() {
+    if (labels_) share_.label_values = labels_->take_values();
+  }
 
   /// Why the last pair added has no usable label ("" when it has one, or is a bad line).
   const std::string& label_problem() const { return label_problem_; }
@@ -100,22 +110,22 @@ class ShareBuilder {
     }
     if (options_.fields.has_score()) share_.scores.push_back(record.score);
     if (options_.fields.has_id()) share_.ids.emplace_back(record.id);
-    if (with_labels_) add_labels(record);
+    if (labels_) add_labels(record);
     return {};
   }
 
   // A missing or unusable label flags the pair; it stays a pair.
   void add_labels(const io::Record& record) {
-    label_problem_ = record.label_problem.empty() ? labels_.add(record.labels, share_.label_ids)
+    label_problem_ = record.label_problem.empty() ? labels_->add(record.labels, share_.label_ids)
                                                   : std::string(record.label_problem);
     if (label_problem_.empty()) return;
-    if (!record.label_problem.empty()) labels_.add_none(share_.label_ids);
+    if (!record.label_problem.empty()) labels_->add_none(share_.label_ids);
     share_.flags.back() |= no_label;
   }
 
   std::string flag(std::string reason) {
     label_problem_.clear();
-    if (with_labels_) labels_.add_none(share_.label_ids);
+    if (labels_) labels_->add_none(share_.label_ids);
     share_.flags.push_back(bad_line);
     share_.src_len.push_back(0);
     share_.tgt_len.push_back(0);
@@ -176,8 +186,7 @@ class ShareBuilder {
   io::Record src_record_, tgt_record_;
   Tokenizer tokenizer_;
   std::vector<std::string_view> tokens_;
-  label::LocalLabels labels_;
-  bool with_labels_;
+  std::unique_ptr<LabelInterner> labels_;  // with labels only
   std::string label_problem_;
 };
 

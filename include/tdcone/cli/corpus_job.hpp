@@ -9,6 +9,7 @@
 
 #include "tdcone/cli/commands.hpp"
 #include "tdcone/cli/run_report.hpp"
+#include "tdcone/label/labels.hpp"
 #include "tdcone/pipeline/score_engine.hpp"
 
 namespace tdcone::cli {

@@ -10,7 +10,7 @@
 
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
-#include "tdcone/label/labels.hpp"
+#include "tdcone/text/label_interner.hpp"
 #include "tdcone/text/tokenizer.hpp"
 #include "tdcone/text/vocabulary.hpp"
 
@@ -24,7 +24,8 @@ struct ReadOptions {
   TokenizerOptions tokenizer;
   bool reverse = false;  // swap input and output sides
   bool keep_counts = false;  // also keep how often each type occurs (cynical selection)
-  label::LabelSpec labels;   // names and buckets of fields.label_cols / label_fields
+  io::LabelSpec labels;      // names and buckets of fields.label_cols / label_fields
+  LabelInternerFactory label_interner;  // interns the labels' values: needed when fields have labels
   std::uint64_t max_line_bytes = 1 << 20;
 };
 
@@ -67,9 +68,10 @@ struct TokenizedShare {
   std::vector<std::uint64_t> file_lines, file_fingerprints;
   std::uint64_t bad_count = 0;     // on this rank
   std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
-  // With labels: one value id per label and pair (label::kNoValue when the
-  // pair has no usable label: flags no_label, or a bad line), each label's
-  // local values (label::LocalLabels), and the pairs flagged no_label.
+  // With labels: one value id per label and pair (the interner's "no value",
+  // label::kNoValue, when the pair has no usable label: flags no_label, or a
+  // bad line), each label's local values (ReadOptions::label_interner), and
+  // the pairs flagged no_label.
   std::vector<std::uint32_t> label_ids;
   std::vector<std::vector<std::string>> label_values;
   std::uint64_t label_problem_count = 0;   // on this rank
