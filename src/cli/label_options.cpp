@@ -7,6 +7,7 @@
 #include "tdcone/cli/labels.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
+#include "tdcone/mpi/share_reader.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/core/progress.hpp"
 
@@ -86,7 +87,7 @@ label::PairLabels account_labels(const boost::mpi::communicator& comm, const tex
   label::PairLabels labels;
   mpi::collective_step(comm, [&] { labels = label::agree_labels(comm, read.labels, share.label_values, share.label_ids); });
   const std::uint64_t problems = mpi::sum_all<std::uint64_t>(comm, share.label_problem_count);
-  const auto first = problems ? text::first_bad_lines(comm, share.label_problems) : std::vector<text::BadLine>{};
+  const auto first = problems ? mpi::first_bad_lines(comm, share.label_problems) : std::vector<text::BadLine>{};
   const std::string hint = read.fields.format == io::Format::tsv ? "--label-cols" : "--label-fields";
   // Global counts: every rank takes the same branch.
   if (labels.labelled == 0)

@@ -12,6 +12,7 @@
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
+#include "tdcone/mpi/share_reader.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/core/progress.hpp"
 
@@ -78,7 +79,7 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
   if (counts.lines == 0)
     mpi::fail_everywhere(cat(input, ": no usable line: the input is empty"), 1);
   if (counts.flagged == 0) return counts;
-  const auto first = text::first_bad_lines(comm, share.bad_lines);
+  const auto first = mpi::first_bad_lines(comm, share.bad_lines);
   const auto also = [](const std::string& hint) { return hint.empty() ? "" : "; " + hint; };
   const std::string or_convert = also(encoding_hint(first));
   if (policy.on_bad_line == "fail")

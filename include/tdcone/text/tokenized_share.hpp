@@ -1,9 +1,8 @@
 #pragma once
-// Reading one rank's share of a corpus into word-type sets (io -> text).
-#include <boost/mpi/communicator.hpp>
-
+// One rank's share of a corpus as word-type sets (io -> text): the tables
+// of its pairs. Reading it, with the pairs numbered over all ranks, is
+// mpi/share_reader.hpp's.
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -92,31 +91,5 @@ struct TokenizedShare {
     return {types.data() + type_start[k], types.data() + type_start[k + 1]};
   }
 };
-
-/// Reads, parses and tokenizes this rank's share of `files` (io::plan_share),
-/// numbering pairs globally and interning words into `vocabulary` (shared by
-/// a corpus and its reference so that their word ids agree).
-/// `on_progress(lines, fraction)` is called now and then.
-/// Collective (exchanges line counts). A read error on any rank becomes an
-/// mpi::CollectiveError on every rank.
-TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
-                          const ReadOptions& options, Vocabulary& vocabulary,
-                          const std::function<void(std::uint64_t, double)>& on_progress = {});
-
-/// read_share for a parallel two-file corpus (--src-file / --tgt-file, see
-/// io/parallel_files.hpp for how the reading is distributed): src file i
-/// pairs line by line with tgt file i; a pair is the one read_share makes of
-/// the TSV line "SRC\tTGT" (`paste`), except that --max-line-bytes applies to
-/// each line, and a bad line is reported in the file of the side that is bad.
-/// Collective; a src file and its tgt file with different line counts stop
-/// every rank (exit status 1) naming both files and both counts.
-TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& src_files,
-                                   const std::vector<io::InputFile>& tgt_files, const ReadOptions& options,
-                                   Vocabulary& vocabulary,
-                                   const std::function<void(std::uint64_t, double)>& on_progress = {});
-
-/// The first kReportedBadLines of `lines` over all ranks, by pair_id (every
-/// rank gets them): share.bad_lines or share.label_problems. Collective.
-std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const std::vector<BadLine>& lines);
 
 }  // namespace tdcone::text
