@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "tdcone/core/error.hpp"
-#include "tdcone/core/progress.hpp"
+#include "tdcone/core/activity.hpp"
 
 namespace tdcone::mpi {
 

@@ -1,8 +1,6 @@
 #include "tdcone/core/progress.hpp"
 
-#include <atomic>
 #include <cstdio>
-#include <mutex>
 
 namespace tdcone {
 
@@ -11,29 +9,7 @@ using Clock = std::chrono::steady_clock;
 namespace {
 double progress_interval = 2.0;  // seconds
 bool quiet_run = false;
-
-// Written by the main thread, read by the watchdog thread.
-std::atomic<std::uint64_t> steps{0};
-std::mutex phase_mutex;
-std::string phase_name = "start";
 }  // namespace
-
-void enter_phase(const std::string& name) {
-  {
-    const std::lock_guard lock(phase_mutex);
-    phase_name = name;
-  }
-  note_progress();
-}
-
-void note_progress() { steps.fetch_add(1, std::memory_order_relaxed); }
-
-std::uint64_t progress_steps() { return steps.load(std::memory_order_relaxed); }
-
-std::string current_phase() {
-  const std::lock_guard lock(phase_mutex);
-  return phase_name;
-}
 
 void set_progress_interval(double seconds) { progress_interval = seconds; }
 void set_quiet(bool quiet) { quiet_run = quiet; }
@@ -67,6 +43,11 @@ void Progress::finish(std::uint64_t done) {
   if (!enabled_ || elapsed < 1.0 || progress_interval <= 0 || quiet_run) return;  // short phases need no log line
   std::fprintf(stderr, "[%s] done: %s%s %s in %.2fs (%s %s/s)\n", phase_.c_str(), scope_.c_str(), human_count(done).c_str(),
                unit_.c_str(), elapsed, human_count(elapsed > 0 ? done / elapsed : 0.0).c_str(), unit_.c_str());
+}
+
+ProgressCallback Progress::callback() {
+  return {[this](std::uint64_t done, double fraction) { update(done, fraction); },
+          [this](std::uint64_t done) { finish(done); }};
 }
 
 std::string human_count(double value) {

@@ -88,7 +88,7 @@ std::vector<std::uint64_t> pairs_per_group(MPI_Comm comm, const PairGroups& grou
 
 std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,
-                                       const mpi::PartitionedMatrix* reference, double lambda, Progress* progress) {
+                                       const mpi::PartitionedMatrix* reference, double lambda, const ProgressCallback& progress) {
   const std::size_t n_subsets = groups.subset_count, n_groups = groups.group_count();
   std::vector<std::vector<std::uint32_t>> groups_of_subset(n_subsets);
   for (std::uint32_t g = 0; g < n_groups; ++g)
@@ -198,10 +198,10 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
       p_valid = p_rows->next();
     }
     rows.end_row();
-    if (progress && (++rows_done & 0xfff) == 0) progress->update(rows_done, rows_done / all_rows);
+    if ((++rows_done & 0xfff) == 0) progress.update(rows_done, rows_done / all_rows);
   }
   for (; p_valid; p_valid = p_rows->next()) add_relative_terms(p_rows->cells());
-  if (progress) progress->finish(rows_done);
+  progress.finish(rows_done);
 
   std::vector<ExactSum> weighted_log(n_subsets);
   for (std::size_t s = 0; s < n_subsets; ++s) {

@@ -94,6 +94,8 @@ std::string LocalLabels::add(std::span<const std::string_view> raw, std::vector<
   return {};
 }
 
+std::unique_ptr<text::LabelInterner> local_labels(const LabelSpec& spec) { return std::make_unique<LocalLabels>(spec); }
+
 void LocalLabels::add_none(std::vector<std::uint32_t>& ids) const { ids.insert(ids.end(), spec_.size(), kNoValue); }
 
 std::vector<std::size_t> LabelSpace::values_per_label() const {

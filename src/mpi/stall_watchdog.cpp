@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "tdcone/core/guard.hpp"
-#include "tdcone/core/progress.hpp"
+#include "tdcone/core/activity.hpp"
 
 namespace tdcone::mpi {
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tdcone/entropy/subset_scores.hpp"
+#include "tdcone/core/activity.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
 #include "tdcone/core/guard.hpp"
@@ -186,7 +187,7 @@ mpi::CollectiveError over_budget_error(const boost::mpi::communicator& comm, con
 
 void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                 std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner, const WordRoutes& routes,
-                mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, Progress& progress,
+                mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, const ProgressCallback& progress,
                 std::vector<double>* pair_tdcone) {
   if (pair_tdcone) pair_tdcone->assign(share.size(), std::numeric_limits<double>::quiet_NaN());
   RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.size(), pair_tdcone);

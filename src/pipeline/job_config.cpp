@@ -7,6 +7,7 @@
 #include <filesystem>
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/label/labels.hpp"
 
 namespace tdcone::pipeline {
 
@@ -149,6 +150,7 @@ void LabelConfig::apply(text::ReadOptions& read) const {
       throw UsageError(cat("label '", spec.names[i], "' is given twice"));
   }
   label::parse_buckets(buckets, read.fields.label_cols, spec);
+  read.label_interner = label::local_labels;
 }
 
 }  // namespace tdcone::pipeline

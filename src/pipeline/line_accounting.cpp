@@ -7,6 +7,7 @@
 #include "tdcone/core/guard.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/mpi/exchange.hpp"
+#include "tdcone/mpi/share_reader.hpp"
 
 namespace tdcone::pipeline {
 
@@ -71,7 +72,7 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
   if (counts.lines == 0)
     mpi::fail_everywhere(cat(input, ": no usable line: the input is empty"), 1);
   if (counts.flagged == 0) return counts;
-  const auto first = text::first_bad_lines(comm, share.bad_lines);
+  const auto first = mpi::first_bad_lines(comm, share.bad_lines);
   const auto also = [](const std::string& hint) { return hint.empty() ? "" : "; " + hint; };
   const std::string or_convert = also(encoding_hint(first));
   if (policy.on_bad_line == OnBadLine::fail)
@@ -110,7 +111,7 @@ label::PairLabels account_labels(const boost::mpi::communicator& comm, const tex
   label::PairLabels labels;
   mpi::collective_step(comm, [&] { labels = label::agree_labels(comm, read.labels, share.label_values, share.label_ids); });
   const std::uint64_t problems = mpi::sum_all<std::uint64_t>(comm, share.label_problem_count);
-  const auto first = problems ? text::first_bad_lines(comm, share.label_problems) : std::vector<text::BadLine>{};
+  const auto first = problems ? mpi::first_bad_lines(comm, share.label_problems) : std::vector<text::BadLine>{};
   const std::string hint = read.fields.format == io::Format::tsv ? "--label-cols" : "--label-fields";
   // Global counts: every rank takes the same branch.
   if (labels.labelled == 0)

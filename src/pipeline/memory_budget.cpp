@@ -18,7 +18,7 @@
 #include <string>
 
 #include "tdcone/core/error.hpp"
-#include "tdcone/core/progress.hpp"
+#include "tdcone/core/activity.hpp"
 
 namespace tdcone::pipeline {
 

@@ -87,7 +87,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   mpi::PartitionedMatrix q(*layout, mpi::WeightScale(corpus.total_lines));
   {
     Progress progress(progress_here, "align", "pairs", "all ranks", comm.size());
-    accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, q, limits, progress, &result.pair_tdcone);
+    accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, q, limits, progress.callback(), &result.pair_tdcone);
   }
   q.finish();  // before the reference's rounds: its round scratch goes
   std::optional<mpi::PartitionedMatrix> p;
@@ -97,7 +97,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
     set_rounds(limits, config, *reference);
     limits.later_pass = 0;
     Progress progress(progress_here, "align reference", "pairs", "all ranks", comm.size());
-    accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress, nullptr);
+    accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress.callback(), nullptr);
   }
   if (p) p->finish();
   clock.lap("align");
@@ -105,7 +105,8 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
   {
     Progress progress(progress_here, "score", "rows", "rank 0", comm.size());
     result.subsets =
-        entropy::score_subsets(comm, q, groups, words.global, p ? &*p : nullptr, config.rel_lambda, &progress);
+        entropy::score_subsets(comm, q, groups, words.global, p ? &*p : nullptr, config.rel_lambda,
+                                             progress.callback());
   }
   result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
   clock.lap("score");

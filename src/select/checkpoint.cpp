@@ -19,6 +19,7 @@
 #include <string_view>
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/io/zstd_writer.hpp"
 
 namespace tdcone::select {
 
@@ -126,11 +127,9 @@ void write_checkpoint(const std::string& path, const Fingerprint& fingerprint, c
   }
   const std::string raw = archive_bytes.str();
   std::string file = cat(kMagic, kVersion, '\n');
-  const std::size_t checked_at = file.size() + kChecksumBytes, frame_at = checked_at + sizeof fingerprint;
-  file.resize(frame_at + ZSTD_compressBound(raw.size()));
-  const std::size_t size = ZSTD_compress(file.data() + frame_at, file.size() - frame_at, raw.data(), raw.size(), 3);
-  if (ZSTD_isError(size)) throw IoError(cat("cannot compress checkpoint: ", ZSTD_getErrorName(size)));
-  file.resize(frame_at + size);
+  const std::size_t checked_at = file.size() + kChecksumBytes;
+  file.resize(checked_at + sizeof fingerprint);
+  file += io::zstd_frame(raw, 3, "checkpoint");
   std::memcpy(file.data() + checked_at, &fingerprint, sizeof fingerprint);
   XXH128_canonical_t checksum;
   XXH128_canonicalFromHash(&checksum, XXH3_128bits(file.data() + checked_at, file.size() - checked_at));

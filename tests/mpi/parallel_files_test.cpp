@@ -20,7 +20,7 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/io/parallel_files.hpp"
 #include "tdcone/core/guard.hpp"
-#include "tdcone/text/tokenized_share.hpp"
+#include "tdcone/mpi/share_reader.hpp"
 
 namespace tdcone {
 namespace {
@@ -104,13 +104,13 @@ class ParallelFilesTest : public ::testing::Test {
     text::ReadOptions options;
     options.max_line_bytes = 1 << 16;
     text::Vocabulary v1, v2;
-    const auto expected = text::read_share(comm, io::resolve_inputs({pasted}), options, v1);
+    const auto expected = mpi::read_share(comm, io::resolve_inputs({pasted}), options, v1);
     std::vector<std::string> src_paths, tgt_paths;
     for (const auto& s : src) src_paths.push_back(path(s));
     for (const auto& t : tgt) tgt_paths.push_back(path(t));
     const auto src_files = io::resolve_inputs(src_paths), tgt_files = io::resolve_inputs(tgt_paths);
     io::check_parallel_files(src_files, tgt_files);
-    const auto got = text::read_parallel_share(comm, src_files, tgt_files, options, v2);
+    const auto got = mpi::read_parallel_share(comm, src_files, tgt_files, options, v2);
     EXPECT_EQ(got.total_lines, expected.total_lines) << what;
     const auto want = describe(comm, expected, v1), have = describe(comm, got, v2);
     // No ASSERT before a collective call: a rank leaving early would leave the others waiting.
@@ -123,7 +123,7 @@ class ParallelFilesTest : public ::testing::Test {
         }
     }
     // Bad lines: the same pairs, at the same line of a file of the side that is bad.
-    const auto bad_want = text::first_bad_lines(comm, expected.bad_lines), bad_have = text::first_bad_lines(comm, got.bad_lines);
+    const auto bad_want = mpi::first_bad_lines(comm, expected.bad_lines), bad_have = mpi::first_bad_lines(comm, got.bad_lines);
     EXPECT_EQ(bad_have.size(), bad_want.size()) << what;
     for (std::size_t k = 0; k < std::min(bad_want.size(), bad_have.size()); ++k) {
       EXPECT_EQ(bad_have[k].pair_id, bad_want[k].pair_id) << what;
@@ -171,7 +171,7 @@ TEST_F(ParallelFilesTest, DifferentLineCountsStopEveryRankNamingBothFilesAndCoun
   text::ReadOptions options;
   text::Vocabulary vocabulary;
   try {
-    text::read_parallel_share(comm, io::resolve_inputs({path("src")}), io::resolve_inputs({path("tgt")}), options,
+    mpi::read_parallel_share(comm, io::resolve_inputs({path("src")}), io::resolve_inputs({path("tgt")}), options,
                               vocabulary);
     FAIL() << "no error";
   } catch (const mpi::CollectiveError& e) {
@@ -189,9 +189,9 @@ TEST_F(ParallelFilesTest, BadTgtLineIsReportedInTheTgtFile) {
   comm.barrier();
   text::ReadOptions options;
   text::Vocabulary vocabulary;
-  const auto share = text::read_parallel_share(comm, io::resolve_inputs({path("src")}),
+  const auto share = mpi::read_parallel_share(comm, io::resolve_inputs({path("src")}),
                                                io::resolve_inputs({path("tgt")}), options, vocabulary);
-  const auto bad = text::first_bad_lines(comm, share.bad_lines);
+  const auto bad = mpi::first_bad_lines(comm, share.bad_lines);
   ASSERT_EQ(bad.size(), 1u);
   EXPECT_EQ(bad[0].pair_id, 1u);
   EXPECT_EQ(bad[0].file, path("tgt"));

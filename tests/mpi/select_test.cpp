@@ -15,6 +15,7 @@
 #include <random>
 
 #include "shared_dir.hpp"
+#include "tdcone/mpi/share_reader.hpp"
 #include "tdcone/select/corpora.hpp"
 
 namespace tdcone::select {
@@ -56,8 +57,8 @@ Result run_selection(const bmpi::communicator& comm, const std::string& repr, co
   read.keep_counts = true;
   read.fields.src_col = read.fields.tgt_col = 1;
   Corpora corpora;
-  corpora.representative = text::read_share(comm, io::resolve_inputs({repr}), read, corpora.vocabulary);
-  corpora.available = text::read_share(comm, io::resolve_inputs({avail}), read, corpora.vocabulary);
+  corpora.representative = mpi::read_share(comm, io::resolve_inputs({repr}), read, corpora.vocabulary);
+  corpora.available = mpi::read_share(comm, io::resolve_inputs({avail}), read, corpora.vocabulary);
   Result r;
   std::vector<std::uint32_t> lexicon_id;
   r.stats = gather_statistics(comm, corpora, Side::src, lexicon_id);

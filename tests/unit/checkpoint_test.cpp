@@ -15,6 +15,7 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/select/checkpoint.hpp"
+#include "tdcone/mpi/share_reader.hpp"
 #include "tdcone/select/corpora.hpp"
 #include "temp_files.hpp"
 
@@ -60,7 +61,7 @@ class CheckpointTest : public ::testing::Test {
  protected:
   void SetUp() override {
     const auto load = [&](const std::string& name, const std::string& text) {
-      return text::read_share(self, io::resolve_inputs({dir.write(name, text)}), one_column(), corpora.vocabulary);
+      return mpi::read_share(self, io::resolve_inputs({dir.write(name, text)}), one_column(), corpora.vocabulary);
     };
     corpora.representative = load("repr.txt", "w1 w2 w3\nw3 w4 v7\nw0 w5 w6 v20\n");
     corpora.available = load("avail.txt", available_text());
@@ -286,7 +287,7 @@ TEST_F(CheckpointTest, FingerprintFollowsTheLinesNotTheRanks) {
   text::Vocabulary vocabulary;
   const auto fingerprint_of = [&](const std::string& text) {
     const auto files = io::resolve_inputs({dir.write("other.txt", text)});
-    return lines_fingerprint(text::read_share(self, files, one_column(), vocabulary));
+    return lines_fingerprint(mpi::read_share(self, files, one_column(), vocabulary));
   };
   std::string text = available_text();
   EXPECT_EQ(fingerprint_of(text), one_rank);

@@ -17,6 +17,7 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
+#include "tdcone/mpi/share_reader.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 #include "temp_files.hpp"
 
@@ -457,7 +458,7 @@ ReadLabels read_with_labels(const test_support::TempDir& dir, const std::string&
   text::Vocabulary vocabulary;
   ReadLabels r;
   r.path = dir.write(format == io::Format::tsv ? "corpus.tsv" : "corpus.jsonl", text);
-  r.share = text::read_share(self(), io::resolve_inputs({r.path}), read, vocabulary);
+  r.share = mpi::read_share(self(), io::resolve_inputs({r.path}), read, vocabulary);
   return r;
 }
 

@@ -1,5 +1,5 @@
-// The row-partitioned matrix and exact sums of the score engine (SPEC §9):
-// cells summed exactly whatever the rounds, keys that hold the vocabulary.
+// The row-partitioned matrix of the score engine (SPEC §9): cells summed
+// exactly whatever the rounds, keys that hold the vocabulary.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,7 +8,6 @@
 #include <numeric>
 #include <random>
 
-#include "tdcone/core/exact_sum.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/partitioned_matrix.hpp"
 
@@ -132,35 +131,6 @@ TEST(PartitionedMatrixTest, WeightScaleKeepsOneUnitAndExactHalves) {
   EXPECT_EQ(scale.real(scale.fixed(0.5) * 3), 1.5);
   EXPECT_EQ(scale.fixed(1e-30), 1u);  // a positive weight never vanishes
   EXPECT_NEAR(scale.real(scale.fixed(1.0 / 3)), 1.0 / 3, 1e-12);
-}
-
-TEST(ExactSumTest, SameBitsInAnyOrder) {
-  std::mt19937_64 rng(3);
-  std::uniform_real_distribution<double> term(-50.0, 1e6);
-  std::vector<double> terms(100000);
-  for (auto& t : terms) t = term(rng) * (rng() % 7 == 0 ? 1e-9 : 1.0);
-  entropy::ExactSum forward;
-  for (double t : terms) forward.add(t);
-  std::shuffle(terms.begin(), terms.end(), rng);
-  entropy::ExactSum shuffled, halves[2];
-  for (std::size_t i = 0; i < terms.size(); ++i) {
-    shuffled.add(terms[i]);
-    halves[i % 2].add(terms[i]);
-  }
-  halves[0] += halves[1];
-  EXPECT_EQ(forward.value(), shuffled.value());
-  EXPECT_EQ(forward.value(), halves[0].value());
-  long double exact = 0;
-  for (double t : terms) exact += t;
-  EXPECT_NEAR(forward.value(), static_cast<double>(exact), 1e-9 * std::abs(static_cast<double>(exact)));
-}
-
-TEST(ExactSumTest, NegativeAndTinyTerms) {
-  entropy::ExactSum s;
-  s.add(-2.5);
-  s.add(0.75);
-  s.add(std::ldexp(1.0, -60));
-  EXPECT_EQ(s.value(), -1.75 + std::ldexp(1.0, -60));
 }
 
 }  // namespace

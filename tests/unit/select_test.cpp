@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "tdcone/mpi/share_reader.hpp"
 #include "tdcone/select/corpora.hpp"
 #include "temp_files.hpp"
 
@@ -36,7 +37,7 @@ Ranking select_texts(const std::string& repr, const std::string& avail, CynicalO
   read.tokenizer.kind = text::TokenizerKind::whitespace;
   Corpora corpora;
   auto load = [&](const std::string& name, const std::string& text) {
-    return text::read_share(self, io::resolve_inputs({dir.write(name, text)}), read, corpora.vocabulary);
+    return mpi::read_share(self, io::resolve_inputs({dir.write(name, text)}), read, corpora.vocabulary);
   };
   corpora.representative = load("repr.txt", repr);
   corpora.available = load("avail.txt", avail);

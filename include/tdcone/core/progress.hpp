@@ -4,6 +4,9 @@
 #include <cstdint>
 #include <string>
 
+#include "tdcone/core/activity.hpp"
+#include "tdcone/core/progress_callback.hpp"
+
 namespace tdcone {
 
 /// Wall time since construction.
@@ -33,6 +36,9 @@ class Progress {
   void update(std::uint64_t done, double fraction, const std::string& note = "");
   /// Final line of the phase.
   void finish(std::uint64_t done);
+  /// A callback for compute code that updates and finishes this Progress
+  /// (which must outlive the callback's use).
+  ProgressCallback callback();
 
   double elapsed_seconds() const { return clock_.seconds(); }
 
@@ -52,17 +58,6 @@ void set_progress_interval(double seconds);
 /// and summaries stay). Process-wide, like the progress interval.
 void set_quiet(bool quiet);
 bool quiet();
-
-/// This rank's work as the stall watchdog sees it: `enter_phase` names what
-/// it does now, `note_progress` counts a step of it (a relaxed atomic add:
-/// cheap enough for any loop that runs a round, a block or a batch at a time).
-/// Progress does both; these are for the phases and waits without one.
-void enter_phase(const std::string& name);
-void note_progress();
-/// Read by the watchdog thread (and by failure messages): steps counted so far
-/// and the current phase ("start" before the first).
-std::uint64_t progress_steps();
-std::string current_phase();
 
 /// "1.23M", "45.6k", "789".
 std::string human_count(double value);

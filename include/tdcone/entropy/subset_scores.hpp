@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "tdcone/mpi/partitioned_matrix.hpp"
-#include "tdcone/core/progress.hpp"
+#include "tdcone/core/progress_callback.hpp"
 
 namespace tdcone::entropy {
 
@@ -48,6 +48,6 @@ struct SubsetScore {
 std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,
                                        const mpi::PartitionedMatrix* reference, double lambda,
-                                       Progress* progress = nullptr);
+                                       const ProgressCallback& progress = {});
 
 }  // namespace tdcone::entropy

@@ -4,7 +4,7 @@
 // side; the whole line is the side (no columns), any compression. pair_id is
 // the position of the line over the src files in order, as for --input.
 //
-// Distributed reading (text::read_parallel_share) stays distributed for plain
+// Distributed reading (mpi::read_parallel_share) stays distributed for plain
 // and zstd files, with no rank reading more than about three shares:
 //  1. src and tgt files are each cut into per-rank shares by plan_share,
 //     independently; every rank counts the lines its segments own

@@ -37,6 +37,14 @@ struct FieldSpec {
   bool has_id() const { return format == Format::tsv ? id_col > 0 : format == Format::jsonl && !id_field.empty(); }
 };
 
+/// How each label's raw values are read: the labels of FieldSpec, named,
+/// each taken as given or cut into buckets of a number (label/labels.hpp).
+struct LabelSpec {
+  std::vector<std::string> names;         // in messages and combination names
+  std::vector<std::vector<double>> cuts;  // per label: increasing bucket boundaries; empty: values as given
+  std::size_t size() const { return names.size(); }
+};
+
 struct Record {
   std::string_view src, tgt, id;  // valid until the next parse() call
   double score = 0.0;

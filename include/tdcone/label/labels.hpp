@@ -6,11 +6,15 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
+
+#include "tdcone/io/record.hpp"
+#include "tdcone/text/label_interner.hpp"
 
 namespace tdcone::label {
 
@@ -19,12 +23,8 @@ inline constexpr std::uint32_t kNoCombination = kNoValue;
 /// Combinations are counted on every rank: beyond this, a typo, not a design.
 inline constexpr std::size_t kMaxCombinations = std::size_t{1} << 16;
 
-/// How each label's raw values are read.
-struct LabelSpec {
-  std::vector<std::string> names;         // in messages and combination names
-  std::vector<std::vector<double>> cuts;  // per label: increasing bucket boundaries; empty: values as given
-  std::size_t size() const { return names.size(); }
-};
+/// How each label's raw values are read (beside the fields it names, in io).
+using LabelSpec = io::LabelSpec;
 
 /// The buckets of `cuts` (value < cuts[0] is bucket 0, cuts[i-1] <= value <
 /// cuts[i] bucket i): "low", "high"; "low", "mid", "high"; "very low", "low",
@@ -36,18 +36,19 @@ std::vector<std::string> bucket_names(const std::vector<double>& cuts);
 /// label name or, for TSV, its column number. Throws UsageError naming the entry.
 void parse_buckets(const std::vector<std::string>& entries, const std::vector<int>& columns, LabelSpec& spec);
 
-/// One rank's label values, interned per label in order of appearance.
-class LocalLabels {
+/// One rank's label values, interned per label in order of appearance, as
+/// the reader hands them on (text::LabelInterner).
+class LocalLabels final : public text::LabelInterner {
  public:
   explicit LocalLabels(const LabelSpec& spec);
   /// Appends one value id per label to `ids`; when a value is unusable (not
   /// a number for a bucketed label; '*' or holding '|', which name
   /// combinations) appends kNoValue for every label and returns why.
-  std::string add(std::span<const std::string_view> raw, std::vector<std::uint32_t>& ids);
+  std::string add(std::span<const std::string_view> raw, std::vector<std::uint32_t>& ids) override;
   /// Appends kNoValue for every label (a bad line, or a label the parser found missing).
-  void add_none(std::vector<std::uint32_t>& ids) const;
+  void add_none(std::vector<std::uint32_t>& ids) const override;
   /// Per label: the text of each value id (bucket names for a bucketed label).
-  std::vector<std::vector<std::string>> take_values() { return std::move(values_); }
+  std::vector<std::vector<std::string>> take_values() override { return std::move(values_); }
 
  private:
   struct Hash {
@@ -59,6 +60,9 @@ class LocalLabels {
   std::vector<std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>>> ids_;
   std::vector<std::uint32_t> scratch_;
 };
+
+/// The interner of a read with labels (text::ReadOptions::label_interner): LocalLabels.
+std::unique_ptr<text::LabelInterner> local_labels(const LabelSpec& spec);
 
 /// Every label's values present on any rank: values as given in byte order,
 /// buckets in bucket order. Combination k numbers the product of the values

@@ -20,7 +20,7 @@ class StallChannel {
   StallChannel& operator=(const StallChannel&) = delete;
 };
 
-/// A thread on every rank that watches this rank's progress (progress.hpp:
+/// A thread on every rank that watches this rank's progress (activity.hpp:
 /// the Progress updates and phases of the main thread, no MPI call of its
 /// own there). Rank 0's thread hears a heartbeat of every other rank every
 /// few seconds (its phase and how long since its last progress) and answers

@@ -11,7 +11,7 @@
 
 #include "tdcone/align/pair_alignment.hpp"
 #include "tdcone/mpi/partitioned_matrix.hpp"
-#include "tdcone/core/progress.hpp"
+#include "tdcone/core/progress_callback.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 
 namespace tdcone::pipeline {
@@ -40,7 +40,7 @@ struct AccumulateLimits {
 /// Collective.
 void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                 std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner, const WordRoutes& routes,
-                mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, Progress& progress,
+                mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, const ProgressCallback& progress,
                 std::vector<double>* pair_tdcone);
 
 }  // namespace tdcone::pipeline

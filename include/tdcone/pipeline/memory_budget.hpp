@@ -75,7 +75,7 @@ MachineBudget default_memory_budget(MPI_Comm comm);
 
 /// Remembered for this rank's out-of-memory message (set_out_of_memory_message
 /// in error.hpp): the budget and this machine's budget, with the phase running
-/// (current_phase in progress.hpp).
+/// (current_phase in activity.hpp).
 void note_memory_budget(std::uint64_t budget, const MachineBudget& machine);
 /// "out of memory in align (--memory 300 MiB per rank; 80% of ...): try --memory 200M or more ranks"
 std::string explain_out_of_memory();

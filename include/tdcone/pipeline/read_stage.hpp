@@ -19,7 +19,7 @@ text::TokenizedShare read_files(const boost::mpi::communicator& comm, const std:
                                 const text::ReadOptions& options, text::Vocabulary& vocabulary, const std::string& what);
 
 /// The same for a parallel two-file corpus: src file i pairs with tgt file i
-/// line by line (text::read_parallel_share).
+/// line by line (mpi::read_parallel_share).
 text::TokenizedShare read_parallel_files(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& src_files,
                                          const std::vector<io::InputFile>& tgt_files, const text::ReadOptions& options,
                                          text::Vocabulary& vocabulary, const std::string& what);

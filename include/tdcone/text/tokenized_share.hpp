@@ -1,17 +1,16 @@
 #pragma once
-// Reading one rank's share of a corpus into word-type sets (io -> text).
-#include <boost/mpi/communicator.hpp>
-
+// One rank's share of a corpus as word-type sets (io -> text): the tables
+// of its pairs. Reading it, with the pairs numbered over all ranks, is
+// mpi/share_reader.hpp's.
 #include <cstdint>
-#include <functional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
-#include "tdcone/label/labels.hpp"
 #include "tdcone/schema/pair_flags.hpp"
+#include "tdcone/text/label_interner.hpp"
 #include "tdcone/text/tokenizer.hpp"
 #include "tdcone/text/vocabulary.hpp"
 
@@ -22,7 +21,8 @@ struct ReadOptions {
   TokenizerOptions tokenizer;
   bool reverse = false;  // swap input and output sides
   bool keep_counts = false;  // also keep how often each type occurs (cynical selection)
-  label::LabelSpec labels;   // names and buckets of fields.label_cols / label_fields
+  io::LabelSpec labels;      // names and buckets of fields.label_cols / label_fields
+  LabelInternerFactory label_interner;  // interns the labels' values: needed when fields have labels
   std::uint64_t max_line_bytes = 1 << 20;
 };
 
@@ -65,9 +65,10 @@ struct TokenizedShare {
   std::vector<std::uint64_t> file_lines, file_fingerprints;
   std::uint64_t bad_count = 0;     // on this rank
   std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
-  // With labels: one value id per label and pair (label::kNoValue when the
-  // pair has no usable label: flags no_label, or a bad line), each label's
-  // local values (label::LocalLabels), and the pairs flagged no_label.
+  // With labels: one value id per label and pair (the interner's "no value",
+  // label::kNoValue, when the pair has no usable label: flags no_label, or a
+  // bad line), each label's local values (ReadOptions::label_interner), and
+  // the pairs flagged no_label.
   std::vector<std::uint32_t> label_ids;
   std::vector<std::vector<std::string>> label_values;
   std::uint64_t label_problem_count = 0;   // on this rank
@@ -88,31 +89,5 @@ struct TokenizedShare {
     return {types.data() + type_start[k], types.data() + type_start[k + 1]};
   }
 };
-
-/// Reads, parses and tokenizes this rank's share of `files` (io::plan_share),
-/// numbering pairs globally and interning words into `vocabulary` (shared by
-/// a corpus and its reference so that their word ids agree).
-/// `on_progress(lines, fraction)` is called now and then.
-/// Collective (exchanges line counts). A read error on any rank becomes an
-/// mpi::CollectiveError on every rank.
-TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
-                          const ReadOptions& options, Vocabulary& vocabulary,
-                          const std::function<void(std::uint64_t, double)>& on_progress = {});
-
-/// read_share for a parallel two-file corpus (--src-file / --tgt-file, see
-/// io/parallel_files.hpp for how the reading is distributed): src file i
-/// pairs line by line with tgt file i; a pair is the one read_share makes of
-/// the TSV line "SRC\tTGT" (`paste`), except that --max-line-bytes applies to
-/// each line, and a bad line is reported in the file of the side that is bad.
-/// Collective; a src file and its tgt file with different line counts stop
-/// every rank (exit status 1) naming both files and both counts.
-TokenizedShare read_parallel_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& src_files,
-                                   const std::vector<io::InputFile>& tgt_files, const ReadOptions& options,
-                                   Vocabulary& vocabulary,
-                                   const std::function<void(std::uint64_t, double)>& on_progress = {});
-
-/// The first kReportedBadLines of `lines` over all ranks, by pair_id (every
-/// rank gets them): share.bad_lines or share.label_problems. Collective.
-std::vector<BadLine> first_bad_lines(const boost::mpi::communicator& comm, const std::vector<BadLine>& lines);
 
 }  // namespace tdcone::text

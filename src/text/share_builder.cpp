@@ -1,0 +1,147 @@
+#include "tdcone/text/share_builder.hpp"
+
+#include <xxhash.h>
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "tdcone/core/error.hpp"
+
+namespace tdcone::text {
+
+namespace {
+
+io::FieldSpec whole_line_spec() {
+  io::FieldSpec spec;
+  spec.format = io::Format::line;
+  return spec;
+}
+
+// The interner of the labels of `options`, or none without labels.
+std::unique_ptr<LabelInterner> make_interner(const ReadOptions& options) {
+  if (options.fields.label_count() == 0) return nullptr;
+  if (!options.label_interner) throw std::logic_error("read_share: labels without ReadOptions::label_interner");
+  return options.label_interner(options.labels);
+}
+
+}  // namespace
+
+ShareBuilder::ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
+    : share_(share), options_(options), vocabulary_(vocabulary), parser_(options.fields),
+      whole_line_(whole_line_spec()), tokenizer_(options.tokenizer), labels_(make_interner(options)) {}
+
+ShareBuilder::~ShareBuilder() = default;
+
+std::string ShareBuilder::too_long() const { return cat("line longer than --max-line-bytes (", options_.max_line_bytes, ")"); }
+
+void ShareBuilder::finish() {
+  if (labels_) share_.label_values = labels_->take_values();
+}
+
+std::string ShareBuilder::add(const io::Line& line) {
+  if (line.too_long) return flag(too_long());
+  io::Record record;
+  std::string reason = parser_.parse(line.text, record);
+  if (!reason.empty()) return flag(std::move(reason));
+  return add_record(record);
+}
+
+std::string ShareBuilder::add_pair(const io::Line& src, const io::Line& tgt, bool& tgt_side) {
+  tgt_side = false;
+  if (src.too_long) return flag(too_long());
+  std::string reason = whole_line_.parse(src.text, src_record_);
+  if (!reason.empty()) return flag(std::move(reason));
+  tgt_side = true;
+  if (tgt.too_long) return flag(too_long());
+  reason = whole_line_.parse(tgt.text, tgt_record_);
+  if (!reason.empty()) return flag(std::move(reason));
+  tgt_side = false;
+  io::Record record;
+  record.src = src.text;
+  record.tgt = tgt.text;
+  return add_record(record);
+}
+
+std::string ShareBuilder::add_record(io::Record& record) {
+  label_problem_.clear();
+  if (options_.reverse) std::swap(record.src, record.tgt);
+  share_.flags.push_back(0);
+  // The same text on both sides (one-sided lines in selection) is tokenized once.
+  const bool same_text = record.src.data() == record.tgt.data() && record.src.size() == record.tgt.size();
+  share_.src_len.push_back(add_types(record.src));
+  share_.tgt_len.push_back(same_text ? repeat_types(share_.src_len.back()) : add_types(record.tgt));
+  if (options_.keep_counts) {
+    share_.src_hash.push_back(XXH3_64bits(record.src.data(), record.src.size()));
+    share_.tgt_hash.push_back(same_text ? share_.src_hash.back() : XXH3_64bits(record.tgt.data(), record.tgt.size()));
+  }
+  if (options_.fields.has_score()) share_.scores.push_back(record.score);
+  if (options_.fields.has_id()) share_.ids.emplace_back(record.id);
+  if (labels_) add_labels(record);
+  return {};
+}
+
+// A missing or unusable label flags the pair; it stays a pair.
+void ShareBuilder::add_labels(const io::Record& record) {
+  label_problem_ = record.label_problem.empty() ? labels_->add(record.labels, share_.label_ids)
+                                                : std::string(record.label_problem);
+  if (label_problem_.empty()) return;
+  if (!record.label_problem.empty()) labels_->add_none(share_.label_ids);
+  share_.flags.back() |= schema::no_label;
+}
+
+std::string ShareBuilder::flag(std::string reason) {
+  label_problem_.clear();
+  if (labels_) labels_->add_none(share_.label_ids);
+  share_.flags.push_back(schema::bad_line);
+  share_.src_len.push_back(0);
+  share_.tgt_len.push_back(0);
+  if (options_.fields.has_score()) share_.scores.push_back(0.0);
+  if (options_.fields.has_id()) share_.ids.emplace_back();
+  share_.type_start.push_back(share_.types.size());
+  share_.type_start.push_back(share_.types.size());
+  if (options_.keep_counts) {
+    share_.src_hash.push_back(0);
+    share_.tgt_hash.push_back(0);
+  }
+  return reason;
+}
+
+std::uint32_t ShareBuilder::add_types(std::string_view sentence) {
+  tokenizer_.tokenize(sentence, tokens_);
+  const std::size_t start = share_.types.size();
+  for (std::string_view token : tokens_) share_.types.push_back(vocabulary_.intern(token));
+  const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
+  std::sort(first, share_.types.end());
+  if (options_.keep_counts) {  // run lengths of the sorted tokens
+    std::size_t out = start;
+    for (std::size_t i = start; i < share_.types.size();) {
+      std::size_t j = i;
+      while (j < share_.types.size() && share_.types[j] == share_.types[i]) ++j;
+      share_.types[out++] = share_.types[i];
+      share_.type_counts.push_back(static_cast<std::uint32_t>(j - i));
+      i = j;
+    }
+    share_.types.resize(out);
+  } else {
+    share_.types.erase(std::unique(first, share_.types.end()), share_.types.end());
+  }
+  share_.type_start.push_back(share_.types.size());
+  return static_cast<std::uint32_t>(tokens_.size());
+}
+
+// The types (and counts) of the sentence just added, once more; returns its `length`.
+std::uint32_t ShareBuilder::repeat_types(std::uint32_t length) {
+  const std::size_t begin = share_.type_start[share_.type_start.size() - 2], end = share_.types.size();
+  for (std::size_t k = begin; k < end; ++k) {  // by value: push_back may move the vector
+    const WordId type = share_.types[k];
+    share_.types.push_back(type);
+    if (options_.keep_counts) {
+      const std::uint32_t count = share_.type_counts[k];
+      share_.type_counts.push_back(count);
+    }
+  }
+  share_.type_start.push_back(share_.types.size());
+  return length;
+}
+
+}  // namespace tdcone::text

@@ -1,0 +1,88 @@
+// Global word ids (mpi/global_vocabulary.hpp): every rank's words get one id
+// over all ranks, owned by one rank, with the marks of every rank merged.
+#include "tdcone/mpi/global_vocabulary.hpp"
+
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <boost/mpi/collectives.hpp>
+#include <boost/mpi/communicator.hpp>
+#include <boost/serialization/string.hpp>
+#include <boost/serialization/utility.hpp>
+#include <boost/serialization/vector.hpp>
+
+#include <map>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tdcone::mpi {
+namespace {
+
+// "w" + i (built so that GCC 12 sees no overlapping copy: -Wrestrict).
+std::string word(int i) {
+  std::string w = "w";
+  w += std::to_string(i);
+  return w;
+}
+
+// Rank r knows words w0..w(9+r) and w100+r (its own), in an order of its own;
+// it marks the words it has as corpus input, and w0 also as output.
+struct RankWords {
+  text::Vocabulary vocabulary;
+  std::vector<std::string> words;
+  explicit RankWords(int rank) {
+    for (int i = 9 + rank; i >= 0; --i) words.push_back(word(i));
+    words.push_back(word(100 + rank));
+    for (const auto& w : words) vocabulary.intern(w);
+  }
+};
+
+TEST(GlobalVocabulary, OneIdPerWordOverAllRanksWithMergedMarks) {
+  const boost::mpi::communicator world;
+  const RankWords mine(world.rank());
+  WordMarks marks(mine.vocabulary.size(), 0);
+  for (const auto& w : mine.words) marks.set(mine.vocabulary.find(w), WordMarks::corpus_input);
+  marks.set(mine.vocabulary.find("w0"), WordMarks::corpus_output);
+  const GlobalVocabulary global = build_global_vocabulary(world, mine.vocabulary, marks);
+
+  ASSERT_EQ(global.global_id.size(), mine.vocabulary.size());
+  EXPECT_EQ(global.global_id[text::kNullWord], 0u);
+  // Every rank names the same id for the same word, and distinct words get distinct ids.
+  std::vector<std::pair<std::string, std::uint32_t>> named;
+  for (const auto& w : mine.words) named.emplace_back(w, global.global_id[mine.vocabulary.find(w)]);
+  std::vector<std::vector<std::pair<std::string, std::uint32_t>>> all;
+  boost::mpi::all_gather(world, named, all);
+  std::map<std::string, std::uint32_t> id_of;
+  std::set<std::uint32_t> ids;
+  for (const auto& rank_words : all)
+    for (const auto& [word, id] : rank_words) {
+      const auto [it, added] = id_of.emplace(word, id);
+      EXPECT_EQ(it->second, id) << word;
+      if (added) {
+        EXPECT_TRUE(ids.insert(id).second) << word << " shares id " << id;
+      }
+    }
+  const std::size_t distinct = 10 + world.size() - 1 + world.size();  // w0..w(8+n), w100..w(99+n)
+  EXPECT_EQ(id_of.size(), distinct);
+  EXPECT_EQ(global.first_id.back() - 1, distinct);  // ids 1..distinct, 0 is NULL
+  for (const auto& [word, id] : id_of) {
+    EXPECT_GE(id, 1u);
+    EXPECT_LE(id, distinct);
+  }
+  // Each word is owned once; the counts see every rank's marks.
+  const std::uint64_t owned = boost::mpi::all_reduce(world, static_cast<std::uint64_t>(global.owned_count()), std::plus<>());
+  EXPECT_EQ(owned, distinct);
+  EXPECT_EQ(global.count(world, WordMarks::corpus_input), distinct);
+  EXPECT_EQ(global.count(world, WordMarks::corpus_output), 1u);
+  EXPECT_EQ(global.count(world, WordMarks::reference_input), 0u);
+  for (const auto& [word, id] : id_of) {
+    const int owner = global.owner(id);
+    EXPECT_GE(owner, 0);
+    EXPECT_LT(owner, world.size());
+  }
+}
+
+}  // namespace
+}  // namespace tdcone::mpi

@@ -1,0 +1,138 @@
+// The tables of one rank's pairs (text/share_builder.hpp, tokenized_share.hpp):
+// each line a pair of sorted word-type sets; bad lines flagged with empty
+// sides; labels handed on to an interner, text knowing nothing of them.
+#include "tdcone/text/share_builder.hpp"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace tdcone::text {
+namespace {
+
+ReadOptions whitespace_tsv() {
+  ReadOptions options;
+  options.tokenizer.kind = TokenizerKind::whitespace;
+  return options;
+}
+
+std::vector<std::string> words(const Vocabulary& vocabulary, std::span<const WordId> ids) {
+  std::vector<std::string> out;
+  for (WordId id : ids) out.push_back(vocabulary.word(id));
+  return out;
+}
+
+TEST(ShareBuilder, APairIsTwoSortedSetsOfTypesWithTokenCounts) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  const ReadOptions options = whitespace_tsv();
+  ShareBuilder builder(share, options, vocabulary);
+  EXPECT_EQ(builder.add({"b a b\tc c", false}), "");
+  builder.finish();
+  ASSERT_EQ(share.size(), 1u);
+  EXPECT_EQ(share.flags[0], 0);
+  EXPECT_EQ(share.src_len[0], 3u);
+  EXPECT_EQ(share.tgt_len[0], 2u);
+  EXPECT_EQ(words(vocabulary, share.src_types(0)), (std::vector<std::string>{"b", "a"}));  // by id: b came first
+  EXPECT_EQ(words(vocabulary, share.tgt_types(0)), (std::vector<std::string>{"c"}));
+  EXPECT_TRUE(share.type_counts.empty());  // only with keep_counts
+}
+
+TEST(ShareBuilder, KeepCountsKeepsOccurrencesAndHashes) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  ReadOptions options = whitespace_tsv();
+  options.keep_counts = true;
+  ShareBuilder builder(share, options, vocabulary);
+  builder.add({"x y x\tx y x", false});
+  EXPECT_EQ(share.type_counts, (std::vector<std::uint32_t>{2, 1, 2, 1}));
+  ASSERT_EQ(share.src_hash.size(), 1u);
+  EXPECT_EQ(share.src_hash[0], share.tgt_hash[0]);  // the same text
+}
+
+TEST(ShareBuilder, ABadLineIsFlaggedWithEmptySides) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  ReadOptions options = whitespace_tsv();
+  options.max_line_bytes = 100;
+  ShareBuilder builder(share, options, vocabulary);
+  EXPECT_EQ(builder.add({"only one column", false}), "missing column 2");
+  EXPECT_EQ(builder.add({"", true}), "line longer than --max-line-bytes (100)");
+  ASSERT_EQ(share.size(), 2u);
+  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{schema::bad_line, schema::bad_line}));
+  EXPECT_TRUE(share.src_types(1).empty());
+  EXPECT_TRUE(share.tgt_types(1).empty());
+}
+
+TEST(ShareBuilder, AParallelPairSaysWhichSideIsBad) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  const ReadOptions options = whitespace_tsv();
+  ShareBuilder builder(share, options, vocabulary);
+  bool tgt_side = true;
+  EXPECT_EQ(builder.add_pair({"a b", false}, {"c", false}, tgt_side), "");
+  EXPECT_FALSE(tgt_side);
+  EXPECT_NE(builder.add_pair({"a", false}, {"", true}, tgt_side), "");
+  EXPECT_TRUE(tgt_side);
+  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, schema::bad_line}));
+}
+
+// An interner that numbers every value 7 and refuses "bad".
+class SevenInterner final : public LabelInterner {
+ public:
+  std::string add(std::span<const std::string_view> raw, std::vector<std::uint32_t>& ids) override {
+    if (raw[0] == "bad") {
+      add_none(ids);
+      return "a bad value";
+    }
+    ids.push_back(7);
+    return {};
+  }
+  void add_none(std::vector<std::uint32_t>& ids) const override { ids.push_back(0); }
+  std::vector<std::vector<std::string>> take_values() override { return {{"seven"}}; }
+};
+
+TEST(ShareBuilder, LabelsGoThroughTheInterner) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  ReadOptions options = whitespace_tsv();
+  options.fields.label_cols = {3};
+  options.labels.names = {"kind"};
+  options.label_interner = [](const io::LabelSpec&) { return std::make_unique<SevenInterner>(); };
+  ShareBuilder builder(share, options, vocabulary);
+  EXPECT_EQ(builder.add({"a\tb\tgood", false}), "");
+  EXPECT_EQ(builder.label_problem(), "");
+  EXPECT_EQ(builder.add({"a\tb\tbad", false}), "");
+  EXPECT_EQ(builder.label_problem(), "a bad value");
+  EXPECT_EQ(builder.add({"a\tb", false}), "");
+  EXPECT_EQ(builder.label_problem(), "missing label column 3");
+  EXPECT_NE(builder.add({"a", false}), "");  // a bad line: no label problem of its own
+  EXPECT_EQ(builder.label_problem(), "");
+  builder.finish();
+  EXPECT_EQ(share.label_ids, (std::vector<std::uint32_t>{7, 0, 0, 0}));
+  EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, schema::no_label, schema::no_label, schema::bad_line}));
+  EXPECT_EQ(share.label_values, (std::vector<std::vector<std::string>>{{"seven"}}));
+}
+
+TEST(ShareBuilder, LabelsWithoutAnInternerAreAProgrammingError) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  ReadOptions options = whitespace_tsv();
+  options.fields.label_cols = {3};
+  EXPECT_THROW(ShareBuilder(share, options, vocabulary), std::logic_error);
+}
+
+TEST(TokenizedShare, FileOfFollowsTheSegmentsRead) {
+  TokenizedShare share;
+  share.flags.assign(10, 0);
+  share.file_starts = {{0, 0}, {4, 1}, {4, 2}, {7, 3}};
+  EXPECT_EQ(share.file_of(0), 0u);
+  EXPECT_EQ(share.file_of(3), 0u);
+  EXPECT_EQ(share.file_of(4), 2u);  // file 1 had no pair on this rank
+  EXPECT_EQ(share.file_of(9), 3u);
+}
+
+}  // namespace
+}  // namespace tdcone::text
