@@ -54,7 +54,12 @@ ZstdWriter::ZstdWriter(const std::string& path, ZstdWriterOptions options)
 }
 
 ZstdWriter::ZstdWriter(std::FILE* file, std::string name, ZstdWriterOptions options)
-    : name_(std::move(name)), options_(options), file_(file) {
+    : ZstdWriter(ByteSink(), std::move(name), options) {
+  file_ = file;
+}
+
+ZstdWriter::ZstdWriter(ByteSink sink, std::string name, ZstdWriterOptions options)
+    : name_(std::move(name)), options_(options), sink_(std::move(sink)) {
   if (!options_.compress) return;
   compressor_ = std::make_unique<Compressor>();
   if (!compressor_->context) throw IoError(cat("cannot start zstd compression for ", name_));
@@ -89,6 +94,7 @@ void ZstdWriter::finish() {
     compress_frame(pending_.data(), pending_.size());  // a valid file even when empty
   }
   pending_.clear();
+  if (!file_) return;
   const bool failed = owns_file_ ? std::fclose(file_) != 0 : std::fflush(file_) != 0 || std::ferror(file_);
   if (owns_file_) file_ = nullptr;
   if (failed) throw IoError(cat("cannot write ", name_, ": ", std::strerror(errno)));
@@ -117,6 +123,7 @@ void ZstdWriter::stream(bool end) {
 }
 
 void ZstdWriter::put(const char* data, std::size_t size) {
+  if (!file_) return sink_({data, size});
   if (size > 0 && std::fwrite(data, 1, size, file_) != size)
     throw IoError(cat("cannot write ", name_, ": ", std::strerror(errno)));
 }

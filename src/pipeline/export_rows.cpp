@@ -1,11 +1,10 @@
 #include "tdcone/pipeline/export_rows.hpp"
 
-#include <zstd.h>
-
 #include <algorithm>
 #include <utility>
 
 #include "tdcone/io/output_guard.hpp"
+#include "tdcone/io/zstd_writer.hpp"
 #include "tdcone/pipeline/export_format.hpp"
 #include "tdcone/pipeline/standard_output.hpp"
 #include "tdcone/schema/pair_flags.hpp"
@@ -14,54 +13,36 @@ namespace tdcone::pipeline {
 
 namespace {
 
-/// Where the text goes: a stream, zstd-compressed or not; every write checked.
+/// Where the text goes: a stream, through the zstd writer (compressed or not);
+/// every write checked, so a closed standard output or a full disk stops the export.
 class Sink {
  public:
-  Sink(std::ostream& out, std::string name, bool zstd) : out_(out), name_(std::move(name)) {
-    if (!zstd) return;
-    context_ = ZSTD_createCCtx();
-    if (context_ == nullptr) throw IoError("cannot start zstd compression");
-    ZSTD_CCtx_setParameter(context_, ZSTD_c_compressionLevel, 3);
-  }
-  ~Sink() { ZSTD_freeCCtx(context_); }
-  Sink(const Sink&) = delete;
-  Sink& operator=(const Sink&) = delete;
+  Sink(std::ostream& out, const std::string& name, bool zstd)
+      : out_(out),
+        name_(name),
+        writer_([this](std::string_view bytes) { put(bytes); }, name, {.compress = zstd, .frame_bytes = 0}) {}
 
-  /// Passes the text of `buffer` on (and empties it) once it holds a chunk.
+  /// Passes the text of `buffer` on (and empties it).
   void write(std::string& buffer) {
-    if (buffer.size() >= kChunk) flush(buffer, ZSTD_e_continue);
+    writer_.write(buffer);
+    buffer.clear();
   }
   void finish(std::string& buffer) {
-    flush(buffer, ZSTD_e_end);
+    write(buffer);
+    writer_.finish();
     out_.flush();
     check_written(out_, name_);
   }
 
  private:
-  static constexpr std::size_t kChunk = 1 << 20;
-
-  void flush(std::string& buffer, ZSTD_EndDirective mode) {
-    if (context_ == nullptr) {
-      out_.write(buffer.data(), static_cast<std::streamsize>(buffer.size()));
-    } else {
-      compressed_.resize(ZSTD_CStreamOutSize());
-      ZSTD_inBuffer in{buffer.data(), buffer.size(), 0};
-      for (;;) {
-        ZSTD_outBuffer out{compressed_.data(), compressed_.size(), 0};
-        const std::size_t left = ZSTD_compressStream2(context_, &out, &in, mode);
-        if (ZSTD_isError(left)) throw IoError(cat("cannot compress ", name_, ": ", ZSTD_getErrorName(left)));
-        out_.write(compressed_.data(), static_cast<std::streamsize>(out.pos));
-        if (mode == ZSTD_e_end ? left == 0 : in.pos == in.size) break;
-      }
-    }
-    buffer.clear();
+  void put(std::string_view bytes) {
+    out_.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     check_written(out_, name_);
   }
 
   std::ostream& out_;
   std::string name_;
-  ZSTD_CCtx* context_ = nullptr;
-  std::string compressed_;
+  io::ZstdWriter writer_;
 };
 
 void append_value(std::string& out, const h5::Column& column, std::size_t r, bool json) {

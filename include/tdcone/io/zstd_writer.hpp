@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -28,14 +29,20 @@ struct ZstdWriterOptions {
 /// writes it at `level`. Throws IoError naming `what` if zstd fails.
 std::string zstd_frame(std::string_view bytes, int level, const std::string& what);
 
-/// Writes to a file or standard output; call finish() to flush and close
-/// (the destructor only closes a file it opened, reporting nothing).
+/// Where a ZstdWriter given no file puts its output (a stream of the caller's,
+/// which checks each write itself).
+using ByteSink = std::function<void(std::string_view)>;
+
+/// Writes to a file, standard output or a ByteSink; call finish() to flush and
+/// close (the destructor only closes a file it opened, reporting nothing).
 class ZstdWriter {
  public:
   /// Creates (or truncates) `path`; "-" is standard output. Throws IoError.
   ZstdWriter(const std::string& path, ZstdWriterOptions options = {});
   /// Writes to an open `file`, named `name` in messages; left open by finish().
   ZstdWriter(std::FILE* file, std::string name, ZstdWriterOptions options = {});
+  /// Passes the output to `sink`; finish() writes what is left and flushes nothing.
+  ZstdWriter(ByteSink sink, std::string name, ZstdWriterOptions options = {});
   ~ZstdWriter();
   ZstdWriter(const ZstdWriter&) = delete;
   ZstdWriter& operator=(const ZstdWriter&) = delete;
@@ -55,7 +62,8 @@ class ZstdWriter {
 
   std::string name_;
   ZstdWriterOptions options_;
-  std::FILE* file_ = nullptr;
+  std::FILE* file_ = nullptr;  // or, when null, sink_
+  ByteSink sink_;
   bool owns_file_ = false;
   std::unique_ptr<Compressor> compressor_;
   std::string pending_;  // input not yet compressed or written
