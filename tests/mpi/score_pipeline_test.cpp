@@ -1,5 +1,6 @@
 // Property: the score pipeline gives the same answer on N ranks as on one
-// (integers and orders identical, floats to 1e-12), whatever the input layout.
+// (integers and orders identical, floats to 1e-12), whatever the input layout;
+// and on one rank the same as a naive reference (naive_tdcone.hpp), to 1e-9.
 #include <gtest/gtest.h>
 
 #include <boost/mpi/collectives.hpp>
@@ -11,10 +12,12 @@
 #include <fstream>
 #include <functional>
 
+#include "naive_tdcone.hpp"
 #include "results.hpp"
 #include "shared_dir.hpp"
 #include "tdcone/pipeline/corpus_job.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
+#include "tdcone/schema/pair_flags.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/synth/synth.hpp"
 
@@ -31,6 +34,9 @@ struct Result {
   std::vector<std::uint64_t> ranks;
   std::vector<std::uint64_t> masks;  // sweep masks, on rank 0
   std::vector<std::uint32_t> groups; // group of every pair, on rank 0
+  // On one rank: every pair's word types (local ids), and whether it was scored.
+  std::vector<test_support::NaivePair> types;
+  std::vector<bool> scored;
 };
 
 using test_support::expect_same_scores;
@@ -68,11 +74,34 @@ Result score(const bmpi::communicator& comm, const pipeline::CorpusConfig& corpu
   r.groups = gather_in_order(comm, groups.group_of_pair);
   r.pair_tdcone = gather_in_order(comm, scores.pair_tdcone);
   r.ranks = gather_in_order(comm, scores.pair_rank);
+  if (comm.size() == 1)
+    for (std::size_t i = 0; i < job.share.size(); ++i) {
+      const auto src = job.share.src_types(i), tgt = job.share.tgt_types(i);
+      r.types.push_back({{src.begin(), src.end()}, {tgt.begin(), tgt.end()}});
+      r.scored.push_back(!(job.share.flags[i] & schema::bad_line));
+    }
   return r;
 }
 
+// The engine on one rank against the naive reference (a map of maps): the
+// corpus's TD-CONE and every scored pair's, to 1e-9.
+void expect_naive_scores(const Result& single) {
+  std::vector<test_support::NaivePair> scored;
+  for (std::size_t i = 0; i < single.types.size(); ++i) {
+    if (!single.scored[i]) {
+      EXPECT_TRUE(std::isnan(single.pair_tdcone[i])) << "bad pair " << i;
+      continue;
+    }
+    scored.push_back(single.types[i]);
+    ASSERT_NEAR(single.pair_tdcone[i], test_support::naive_tdcone({single.types[i]}), 1e-9) << "pair " << i;
+  }
+  ASSERT_FALSE(scored.empty());
+  EXPECT_NEAR(single.subsets[0].tdcone, test_support::naive_tdcone(scored), 1e-9);
+}
+
 // Runs on all ranks (with `engine`) and on rank 0 alone (default engine
-// options), and compares on rank 0: every value has the same bits.
+// options), and compares on rank 0: every value has the same bits, and the
+// one-rank values agree with the naive reference.
 void expect_rank_count_invariant(const pipeline::CorpusConfig& corpus, std::uint64_t expected_lines,
                                  const Subsets& subsets = {}, const pipeline::ReferenceConfig& reference = {},
                                  const pipeline::EngineSettings& engine = {}) {
@@ -81,6 +110,7 @@ void expect_rank_count_invariant(const pipeline::CorpusConfig& corpus, std::uint
   if (world.rank() != 0) return;
   const bmpi::communicator self(MPI_COMM_SELF, bmpi::comm_attach);
   const Result single = score(self, corpus, subsets, reference);
+  expect_naive_scores(single);  // on one rank, compared with something other than itself
   EXPECT_EQ(single.lines, expected_lines);
   EXPECT_EQ(distributed.lines, single.lines);
   EXPECT_EQ(distributed.bad, single.bad);
