@@ -7,7 +7,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -667,26 +666,6 @@ TEST_F(SynthTest, UnwritablePathIsAnIoErrorNamingIt) {
     FAIL() << "expected IoError";
   } catch (const IoError& error) {
     EXPECT_NE(std::string(error.what()).find(path), std::string::npos) << error.what();
-  }
-}
-
-// Timing for 2.8M pairs (the production corpus size); run with
-// --gtest_also_run_disabled_tests --gtest_filter='*Timing*'.
-TEST_F(SynthTest, DISABLED_Timing) {
-  SynthOptions options;
-  options.pairs = 2'800'000;
-  for (auto profile : {Profile::twitter, Profile::paraphrase}) {
-    options.profile = profile;
-    for (bool zstd : {false, true}) {
-      options.zstd = zstd;
-      const auto path = (dir_ / (zstd ? "big.tsv.zst" : "big.tsv")).string();
-      const auto start = std::chrono::steady_clock::now();
-      write_corpus(options, path);
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::printf("%s %s: %.2f s, %.1f MB\n", profile == Profile::twitter ? "twitter" : "paraphrase", path.c_str(),
-                  seconds, fs::file_size(path) / 1e6);
-      fs::remove(path);
-    }
   }
 }
 

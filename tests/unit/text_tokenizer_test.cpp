@@ -2,8 +2,6 @@
 #include <gtest/gtest.h>
 #include <utf8proc.h>
 
-#include <chrono>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -160,52 +158,6 @@ TEST(TextTokenizer, BrokenUtf8DoesNotReadPastTheEnd) {
   const std::string text = "ab \xC3";
   EXPECT_EQ(punct(text.substr(0, 4), true).size(), 2u);
   EXPECT_EQ(punct("\x80x y", true).size(), 2u);
-}
-
-// Throughput on ~50 MB of mixed English text; run with
-// --gtest_also_run_disabled_tests --gtest_filter='*Throughput*'.
-TEST(TextTokenizerBench, DISABLED_Throughput) {
-  const std::vector<std::string> sentences = {
-      "The quick brown fox jumps over the lazy dog, and nobody seems to mind.",
-      "In 2023, the company's revenue grew by 12.5% to $4.2 billion (up from $3.7B).",
-      "“I can't believe it,” she said — and then she laughed.",
-      "Dr. Müller visited São Paulo, Zürich and Reykjavík last week.",
-      "Please e-mail support@example.com or call +1-555-0100 before 5 p.m.",
-      "WHAT a day!!! Honestly... I'm exhausted; let's talk tomorrow?",
-      "The café's crème brûlée was, by all accounts, rather excellent.",
-      "Section 4.2(b) states: \"all parties shall comply\" [see Annex I].",
-      "Straße, naïve, résumé and coöperate are spelled with diacritics.",
-      "He typed a+b=c, then x^2 and ~/bin/run.sh | grep 'error' > log.txt",
-  };
-  std::string corpus;
-  std::uint64_t state = 88172645463325252ull;  // xorshift: vary sentence order
-  while (corpus.size() < 50u * 1000 * 1000) {
-    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
-    corpus += sentences[state % sentences.size()];
-    corpus += '\n';
-  }
-  std::vector<std::string_view> lines;
-  for (std::size_t start = 0; start < corpus.size();) {
-    const std::size_t end = corpus.find('\n', start);
-    lines.emplace_back(corpus.data() + start, end - start);
-    start = end + 1;
-  }
-  for (auto kind : {TokenizerKind::whitespace, TokenizerKind::punct}) {
-    for (bool lowercase : {false, true}) {
-      Tokenizer tokenizer({kind, lowercase});
-      std::vector<std::string_view> tokens;
-      std::size_t count = 0;
-      const auto start = std::chrono::steady_clock::now();
-      for (auto line : lines) {
-        tokenizer.tokenize(line, tokens);
-        count += tokens.size();
-      }
-      const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      std::printf("%-10s lowercase=%d: %zu tokens in %.3f s = %.1f M tokens/s, %.0f MB/s\n",
-                  kind == TokenizerKind::punct ? "punct" : "whitespace", lowercase, count, seconds,
-                  count / seconds / 1e6, corpus.size() / seconds / 1e6);
-    }
-  }
 }
 
 }  // namespace
