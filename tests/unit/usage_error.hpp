@@ -1,0 +1,31 @@
+#pragma once
+// Expectations on errors shared by the unit tests: the message of a
+// UsageError, and a text that contains a part.
+#include <gtest/gtest.h>
+
+#include <exception>
+#include <string>
+
+#include "tdcone/core/error.hpp"
+
+namespace tdcone::test_support {
+
+/// The message of the UsageError `f` throws ("" and a test failure when it throws none).
+template <class F>
+std::string usage_error(F&& f) {
+  try {
+    f();
+  } catch (const UsageError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << "not a UsageError: " << e.what();
+    return {};
+  }
+  ADD_FAILURE() << "no UsageError";
+  return {};
+}
+
+}  // namespace tdcone::test_support
+
+#define EXPECT_CONTAINS(text, part) \
+  EXPECT_NE(std::string(text).find(part), std::string::npos) << "'" << (text) << "' lacks '" << (part) << "'"
