@@ -45,11 +45,14 @@ void check_ranking_inputs(const BalanceConfig& o, const h5::Reader& reader, cons
 std::vector<double> keys_from_ranking(const BalanceConfig& o, const text::TokenizedShare& share) {
   const h5::Reader reader(o.ranking);
   check_tdcone_result(reader, o.ranking);
-  check_result_table(reader, o.ranking, o.rank_by == RankBy::tdcone ? "/pairs" : "/selection", "--rank-by " + rank_by_name(o.rank_by));
+  const char* table = o.rank_by == RankBy::tdcone ? schema::pairs::group : schema::selection::group;
+  check_result_table(reader, o.ranking, table, "--rank-by " + rank_by_name(o.rank_by));
   check_ranking_inputs(o, reader, o.ranking, share);
   if (o.rank_by == RankBy::tdcone)
-    return reader.read_double("/pairs/tdcone", share.first_pair_id, share.size());  // this rank's pairs only
-  const std::vector<std::uint64_t> pair_id = reader.read_uint("/selection/pair_id"), rank = reader.read_uint("/selection/rank");
+    return reader.read_double(schema::pairs::tdcone.path(), share.first_pair_id,
+                              share.size());  // this rank's pairs only
+  const std::vector<std::uint64_t> pair_id = reader.read_uint(schema::selection::pair_id.path()),
+                                    rank = reader.read_uint(schema::selection::rank.path());
   // Rows are in selection order: this rank picks out its pairs (a line the selection did not rank goes last).
   std::vector<double> keys(share.size(), std::nan(""));
   for (std::size_t r = 0; r < pair_id.size(); ++r)
@@ -98,33 +101,35 @@ void write_balance(const boost::mpi::communicator& comm, h5::OutputFile& file, c
     pair_id[i] = offset + i;
     if (labels.combination_of_pair[i] != label::kNoCombination) combination[i] = names[labels.combination_of_pair[i]];
   }
-  file.create_group("/balance");
-  file.write_column("/balance/pair_id", std::span<const std::uint64_t>(pair_id), offset, total);
-  file.write_column("/balance/combination", combination, offset, total);
-  file.write_column("/balance/kept", std::span<const std::uint8_t>(b.kept), offset, total);
-  file.write_column("/balance/rank_in_combination", std::span<const std::uint64_t>(b.rank_in_combination), offset, total);
-  file.write_column("/balance/flags", std::span<const std::uint8_t>(share.flags), offset, total);
-  file.set_attribute("/balance", "mode", balance_mode_name(o.mode));
-  file.set_attribute("/balance", "rank_by", rank_by_name(o.rank_by));
-  file.set_attribute("/balance", "min_share", o.min_share);
-  file.set_attribute("/balance", "labels", [&] {
+  file.create_group(schema::balance::group);
+  file.write_column(schema::balance::pair_id.path(), std::span<const std::uint64_t>(pair_id), offset, total);
+  file.write_column(schema::balance::combination.path(), combination, offset, total);
+  file.write_column(schema::balance::kept.path(), std::span<const std::uint8_t>(b.kept), offset, total);
+  file.write_column(schema::balance::rank_in_combination.path(), std::span<const std::uint64_t>(b.rank_in_combination),
+                    offset, total);
+  file.write_column(schema::balance::flags.path(), std::span<const std::uint8_t>(share.flags), offset, total);
+  set_attribute(file, schema::balance::mode, balance_mode_name(o.mode));
+  set_attribute(file, schema::balance::rank_by, rank_by_name(o.rank_by));
+  set_attribute(file, schema::balance::min_share, o.min_share);
+  set_attribute(file, schema::balance::labels, [&] {
     std::string names;
     for (const auto& name : labels.space.names) names += (names.empty() ? "" : "|") + name;
     return names;
   }());
-  file.set_attribute("/balance", "n_labelled", b.plan.total_before);
-  file.set_attribute("/balance", "n_kept", b.plan.total_after);
-  file.set_attribute("/balance", "share_std_before", b.plan.share_std_before);
-  file.set_attribute("/balance", "share_std_after", b.plan.share_std_after);
+  set_attribute(file, schema::balance::n_labelled, b.plan.total_before);
+  set_attribute(file, schema::balance::n_kept, b.plan.total_after);
+  set_attribute(file, schema::balance::share_std_before, b.plan.share_std_before);
+  set_attribute(file, schema::balance::share_std_after, b.plan.share_std_after);
   for (std::size_t l = 0; l < labels.space.names.size(); ++l)
-    file.set_attribute("/balance", "marginal_deviation_" + labels.space.names[l], b.plan.marginal_deviation[l]);
+    file.set_attribute(schema::balance::marginal_deviation.object,
+                       schema::balance::marginal_deviation.name_with(labels.space.names[l]), b.plan.marginal_deviation[l]);
 
-  SubsetTable table(comm, file, "/combinations");
-  table.column("combination", names);
-  table.column("before", labels.counts);
-  table.column("target", b.plan.target);
-  table.column("after", b.plan.quota);
-  table.column("under_represented", b.plan.under_represented);
+  SubsetTable table(comm, file, schema::combinations::group);
+  table.column(schema::combinations::combination, names);
+  table.column(schema::combinations::before, labels.counts);
+  table.column(schema::combinations::target, b.plan.target);
+  table.column(schema::combinations::after, b.plan.quota);
+  table.column(schema::combinations::under_represented, b.plan.under_represented);
 }
 
 }  // namespace

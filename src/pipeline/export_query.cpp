@@ -16,6 +16,7 @@
 #include "tdcone/pipeline/export_where.hpp"
 #include "tdcone/pipeline/result_checks.hpp"
 #include "tdcone/pipeline/standard_output.hpp"
+#include "tdcone/schema/results.hpp"
 
 namespace tdcone::pipeline {
 
@@ -45,9 +46,10 @@ std::vector<std::size_t> choose_rows(const ExportConfig& options, const h5::Read
   std::vector<std::size_t> rows(table.rows());
   std::iota(rows.begin(), rows.end(), 0);
   if (options.selected) {
-    const std::uint64_t stop = reader.attribute_uint("/selection", "stop_rank");
-    const auto& rank = table.columns[table.column("rank", "--selected")];
-    const auto& flags = table.columns[table.column("flags", "--selected")];
+    const schema::Attribute& stop_rank = schema::selection::stop_rank;
+    const std::uint64_t stop = reader.attribute_uint(stop_rank.object, stop_rank.name);
+    const auto& rank = table.columns[table.column(schema::selection::rank.name, "--selected")];
+    const auto& flags = table.columns[table.column(schema::selection::flags.name, "--selected")];
     std::erase_if(rows, [&](std::size_t r) { return !(rank.number(r) <= stop && flags.number(r) == 0); });
   }
   const auto column_named = [&](const std::string& name) -> const h5::Column& {

@@ -8,6 +8,7 @@
 #include "tdcone/pipeline/export_format.hpp"
 #include "tdcone/pipeline/standard_output.hpp"
 #include "tdcone/schema/pair_flags.hpp"
+#include "tdcone/schema/results.hpp"
 
 namespace tdcone::pipeline {
 
@@ -69,10 +70,12 @@ struct TextJoin {
 TextJoin plan_join(const ExportConfig& options, const h5::Reader& reader, const Table& table,
                    const std::vector<std::size_t>& rows) {
   TextJoin join;
-  join.pair_id = &table.columns[table.column("pair_id", "--text")];
+  // /pairs, /balance and /selection name their pair_id and flags columns alike.
+  const char *pair_id = schema::pairs::pair_id.name, *flags = schema::pairs::flags.name;
+  join.pair_id = &table.columns[table.column(pair_id, "--text")];
   if (join.pair_id->kind != h5::Column::Kind::unsigned_integer)
-    throw IoError(cat(options.hdf5, ": ", table.group, "/pair_id is not an unsigned integer column"));
-  if (const auto k = table.find("flags"); k && table.columns[*k].kind == h5::Column::Kind::unsigned_integer)
+    throw IoError(cat(options.hdf5, ": ", table.group, "/", pair_id, " is not an unsigned integer column"));
+  if (const auto k = table.find(flags); k && table.columns[*k].kind == h5::Column::Kind::unsigned_integer)
     join.flags = &table.columns[*k];
   join.request.raw = options.lines_only;
   join.request.fields = options.text || options.jaded;
@@ -99,8 +102,11 @@ class RowWriter {
   RowWriter(const ExportConfig& options, const Table& table, const TextJoin* join, Sink& sink)
       : options_(options), table_(table), join_(join), sink_(sink), json_(options.to == ExportFormat::jsonl) {
     if (options.jaded)
-      for (const char* name : {"rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge"})
-        jaded_.push_back(&table.columns[table.column(name, "--jaded")]);
+      for (const schema::Column* column : {&schema::selection::rank, &schema::selection::delta_h,
+                                           &schema::selection::penalty, &schema::selection::gain,
+                                           &schema::selection::cross_entropy, &schema::selection::root_word,
+                                           &schema::selection::wge})
+        jaded_.push_back(&table.columns[table.column(column->name, "--jaded")]);
     if (options.text) text_names_ = options.group == "selection" ? std::vector<std::string>{"text"}
                                                                  : std::vector<std::string>{"src", "tgt"};
     for (const auto& name : table.names) {  // JSON keys, quoted once

@@ -14,6 +14,7 @@
 #include "tdcone/io/parallel_files.hpp"
 #include "tdcone/io/record.hpp"
 #include "tdcone/pipeline/result_checks.hpp"
+#include "tdcone/schema/results.hpp"
 
 namespace tdcone::pipeline {
 
@@ -55,10 +56,13 @@ RunInputs recorded_inputs(const h5::Reader& reader, const std::string& result, b
                           const RunConfigReader& read_config) {
   RunInputs run;
   run.result = result;
-  const auto attributes = reader.attributes("/");
-  const auto has = [&](const char* name) { return std::ranges::count(attributes, std::string(name)) > 0; };
+  namespace root = schema::root;
+  const auto attributes = reader.attributes(root::group);
+  const auto has = [&](const schema::Attribute& attribute) {
+    return std::ranges::count(attributes, std::string(attribute.name)) > 0;
+  };
   RecordedFiles recorded = recorded_files(reader);
-  if (!recorded.given || !has("n_lines"))
+  if (!recorded.given || !has(root::n_lines))
     throw IoError(cat(result, " does not record the input of its run (no /inputs, or no 'n_lines' attribute on /)"));
   run.recorded_paths = std::move(recorded.paths);
   run.overridden = !inputs.empty();
@@ -66,8 +70,9 @@ RunInputs recorded_inputs(const h5::Reader& reader, const std::string& result, b
   run.sizes = std::move(recorded.sizes);
   run.lines = std::move(recorded.lines);
   run.fingerprints = std::move(recorded.fingerprints);
-  run.n_lines = reader.attribute_uint("/", "n_lines");
-  const RunSettings settings = read_config(has("config") ? reader.attribute_string("/", "config") : "", result);
+  run.n_lines = reader.attribute_uint(root::group, root::n_lines.name);
+  const RunSettings settings =
+      read_config(has(root::config) ? reader.attribute_string(root::group, root::config.name) : "", result);
   run.corpus = settings.corpus;
   if (selection) run.side = side ? *side : settings.side;
   if (run.corpus.parallel()) run.parallel_files = run.recorded_paths.size() / 2;

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/schema/results.hpp"
 
 namespace tdcone::pipeline {
 
@@ -30,79 +31,64 @@ std::string result_version_problem(const std::optional<std::string>& version) {
 
 void check_tdcone_result(const h5::Reader& reader, const std::string& path) {
   std::optional<std::string> version;
-  if (std::ranges::count(reader.attributes("/"), std::string("tdcone_version")) > 0) {
+  const schema::Attribute& attribute = schema::root::tdcone_version;
+  if (std::ranges::count(reader.attributes(attribute.object), std::string(attribute.name)) > 0) {
     try {
-      version = reader.attribute_text("/", "tdcone_version");
+      version = reader.attribute_text(attribute.object, attribute.name);
     } catch (const IoError&) {  // a type tdcone never writes there (a compound, an array of strings)
-      version = cat("(", reader.attribute_type("/", "tdcone_version"), ")");
+      version = cat("(", reader.attribute_type(attribute.object, attribute.name), ")");
     }
   }
   if (const std::string problem = result_version_problem(version); !problem.empty())
     throw IoError(cat(path, " ", problem));
 }
 
-namespace {
-// The columns tdcone always writes into each table (SPEC §8), and the command that writes it.
-struct TableSchema {
-  std::string group;
-  std::vector<std::string> columns;
-  std::string writer;
-};
-const std::vector<TableSchema> kTables = {
-    {"/pairs", {"pair_id", "tdcone", "rank", "flags", "src_len", "tgt_len"}, "tdcone score"},
-    {"/selection", {"pair_id", "rank", "delta_h", "penalty", "gain", "cross_entropy", "root_word", "wge", "flags"},
-     "tdcone select"},
-    {"/balance", {"pair_id", "combination", "kept", "rank_in_combination", "flags"}, "tdcone balance"},
-    {"/combinations", {"combination", "before", "target", "after", "under_represented"}, "tdcone balance"},
-    {"/labels", {"label", "n_pairs", "tdcone"}, "tdcone score --by-label"},
-    {"/shards", {"shard", "n_pairs", "tdcone"}, "tdcone score --shards"},
-    {"/sweep", {"threshold", "n_pairs", "n_sampled", "tdcone"}, "tdcone sweep"},
-};
-}  // namespace
-
 void check_result_table(const h5::Reader& reader, const std::string& path, const std::string& group,
                         const std::string& need) {
-  const auto schema = std::ranges::find(kTables, group, &TableSchema::group);
-  if (schema == kTables.end()) return;
+  const schema::Table* table = schema::find_table(group);
+  if (table == nullptr || !table->checked) return;
   if (!reader.exists(group))
-    throw IoError(cat(need, ": ", path, " has no ", group, " table (", schema->writer, " writes it): give a ",
-                      schema->writer, " result"));
+    throw IoError(cat(need, ": ", path, " has no ", group, " table (", table->writer, " writes it): give a ",
+                      table->writer, " result"));
+  const std::vector<std::string> columns = table->required_columns();
   std::string listing;
-  for (const auto& column : schema->columns) listing += cat(listing.empty() ? "" : ", ", column);
+  for (const auto& column : columns) listing += cat(listing.empty() ? "" : ", ", column);
   const auto present = reader.datasets(group);
-  for (const auto& column : schema->columns)
+  for (const auto& column : columns)
     if (std::ranges::count(present, column) == 0)
-      throw IoError(cat(path, ": ", group, " has no '", column, "' column, which ", need, " needs (", schema->writer,
-                        " writes ", listing, "): a damaged, cut or hand-made file? rerun ", schema->writer));
+      throw IoError(cat(path, ": ", group, " has no '", column, "' column, which ", need, " needs (", table->writer,
+                        " writes ", listing, "): a damaged, cut or hand-made file? rerun ", table->writer));
 }
 
 RecordedFiles recorded_files(const h5::Reader& reader) {
   RecordedFiles recorded;
-  if (reader.exists("/inputs/path")) {
+  if (reader.exists(schema::inputs::path.path())) {
     recorded.given = true;
-    recorded.paths = reader.read_strings("/inputs/path");
-    const auto column = [&](const char* name) {
-      return reader.exists(name) ? reader.read_uint(name) : std::vector<std::uint64_t>();
+    recorded.paths = reader.read_strings(schema::inputs::path.path());
+    const auto column = [&](const schema::Column& dataset) {
+      return reader.exists(dataset.path()) ? reader.read_uint(dataset.path()) : std::vector<std::uint64_t>();
     };
-    recorded.sizes = column("/inputs/size");
-    recorded.lines = column("/inputs/lines");
-    recorded.fingerprints = column("/inputs/fingerprint");
+    recorded.sizes = column(schema::inputs::size);
+    recorded.lines = column(schema::inputs::lines);
+    recorded.fingerprints = column(schema::inputs::fingerprint);
     return recorded;
   }
   // An older tdcone's result: root attributes.
-  const auto attributes = reader.attributes("/");
-  const auto has = [&](const char* name) { return std::ranges::count(attributes, std::string(name)) > 0; };
-  if (!has("inputs")) return recorded;
+  const auto attributes = reader.attributes(schema::root::group);
+  const auto has = [&](const schema::Attribute& attribute) {
+    return std::ranges::count(attributes, std::string(attribute.name)) > 0;
+  };
+  if (!has(schema::root::inputs)) return recorded;
   recorded.given = true;
-  std::istringstream list(reader.attribute_string("/", "inputs"));
+  std::istringstream list(reader.attribute_string(schema::root::group, schema::root::inputs.name));
   for (std::string path; std::getline(list, path);)
     if (!path.empty()) recorded.paths.push_back(path);
-  const auto attribute = [&](const char* name) {
-    return has(name) ? reader.attribute_uints("/", name) : std::vector<std::uint64_t>();
+  const auto attribute = [&](const schema::Attribute& listed) {
+    return has(listed) ? reader.attribute_uints(listed.object, listed.name) : std::vector<std::uint64_t>();
   };
-  recorded.sizes = attribute("input_sizes");
-  recorded.lines = attribute("input_lines");
-  recorded.fingerprints = attribute("input_fingerprints");
+  recorded.sizes = attribute(schema::root::input_sizes);
+  recorded.lines = attribute(schema::root::input_lines);
+  recorded.fingerprints = attribute(schema::root::input_fingerprints);
   return recorded;
 }
 

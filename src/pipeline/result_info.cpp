@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <initializer_list>
 #include <sstream>
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/pipeline/result_checks.hpp"
+#include "tdcone/schema/results.hpp"
 
 namespace tdcone::pipeline {
 
@@ -15,9 +17,17 @@ namespace {
 
 // Root attributes in this order first; the others after them by name; the config last.
 // An older tdcone's result records its inputs in kInputAttributes (now /inputs).
-const std::vector<std::string> kRunAttributes = {"command",  "tdcone_version", "created",  "n_ranks",
-                                                 "n_lines",  "n_scored",       "n_flagged"};
-const std::vector<std::string> kInputAttributes = {"inputs", "input_sizes", "input_lines", "input_fingerprints"};
+std::vector<std::string> names_of(std::initializer_list<const schema::Attribute*> attributes) {
+  std::vector<std::string> names;
+  for (const schema::Attribute* attribute : attributes) names.emplace_back(attribute->name);
+  return names;
+}
+namespace root = schema::root;
+const std::vector<std::string> kRunAttributes = names_of({&root::command, &root::tdcone_version, &root::created,
+                                                          &root::n_ranks, &root::n_lines, &root::n_scored,
+                                                          &root::n_flagged});
+const std::vector<std::string> kInputAttributes =
+    names_of({&root::inputs, &root::input_sizes, &root::input_lines, &root::input_fingerprints});
 
 std::string indent(const std::string& text, const std::string& prefix) {
   std::string out;
@@ -103,21 +113,26 @@ void print_group(std::ostream& out, const h5::Reader& reader, const std::string&
 void print_info(std::ostream& out, const std::string& path) {
   const h5::Reader reader(path);
   check_tdcone_result(reader, path);
-  const auto attributes = reader.attributes("/");
+  const auto attributes = reader.attributes(root::group);
   out << path << ": tdcone result";
-  if (contains(attributes, "command")) out << " of `tdcone " << reader.attribute_text("/", "command") << "`";
+  if (contains(attributes, root::command.name))
+    out << " of `tdcone " << reader.attribute_text(root::group, root::command.name) << "`";
   out << "\n";
   std::vector<std::string> first, rest;
   for (const auto& name : kRunAttributes)
     if (contains(attributes, name)) first.push_back(name);
   for (const auto& name : attributes)
-    if (!contains(kRunAttributes, name) && !contains(kInputAttributes, name) && name != "config") rest.push_back(name);
-  print_attributes(out, reader, "/", first, "  ");
+    if (!contains(kRunAttributes, name) && !contains(kInputAttributes, name) && name != root::config.name)
+      rest.push_back(name);
+  print_attributes(out, reader, root::group, first, "  ");
   print_inputs(out, reader);
-  print_attributes(out, reader, "/", rest, "  ");
-  if (contains(attributes, "config")) out << "  config\n" << indent(reader.attribute_string("/", "config"), "    ");
-  for (const auto& group : reader.groups("/"))
-    if (group != "inputs") print_group(out, reader, "/" + group);  // listed above
+  print_attributes(out, reader, root::group, rest, "  ");
+  if (contains(attributes, root::config.name))
+    out << "  config\n" << indent(reader.attribute_string(root::group, root::config.name), "    ");
+  for (const auto& name : reader.groups(root::group)) {
+    const std::string group = root::group + name;
+    if (group != schema::inputs::group) print_group(out, reader, group);  // listed above
+  }
 }
 
 

@@ -42,24 +42,25 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
     paths.push_back(recorded_path(f));
     sizes.push_back(f.size);
   }
-  file.set_attribute("/", "tdcone_version", std::string(TDCONE_VERSION));
-  file.set_attribute("/", "command", command);
-  file.set_attribute("/", "config", config_toml);
-  file.set_attribute("/", "n_ranks", static_cast<std::uint64_t>(comm.size()));
-  file.set_attribute("/", "created", created);
+  set_attribute(file, schema::root::tdcone_version, std::string(TDCONE_VERSION));
+  set_attribute(file, schema::root::command, command);
+  set_attribute(file, schema::root::config, config_toml);
+  set_attribute(file, schema::root::n_ranks, static_cast<std::uint64_t>(comm.size()));
+  set_attribute(file, schema::root::created, created);
   // Columns, not attributes: an object's attributes hold at most 64 KiB, the
   // sizes of some 8,000 files. Every rank has the list; rank 0 writes it.
   const std::uint64_t n = inputs.size(), mine = comm.rank() == 0 ? n : 0;
-  file.create_group("/inputs");
-  file.write_column("/inputs/path", comm.rank() == 0 ? paths : std::vector<std::string>(), 0, n);
-  file.write_column("/inputs/size", std::span<const std::uint64_t>(sizes).first(mine), 0, n);
+  file.create_group(schema::inputs::group);
+  file.write_column(schema::inputs::path.path(), comm.rank() == 0 ? paths : std::vector<std::string>(), 0, n);
+  file.write_column(schema::inputs::size.path(), std::span<const std::uint64_t>(sizes).first(mine), 0, n);
   if (share.file_lines.size() == inputs.size()) {
-    file.write_column("/inputs/lines", std::span<const std::uint64_t>(share.file_lines).first(mine), 0, n);
-    file.write_column("/inputs/fingerprint", std::span<const std::uint64_t>(share.file_fingerprints).first(mine), 0, n);
+    file.write_column(schema::inputs::lines.path(), std::span<const std::uint64_t>(share.file_lines).first(mine), 0, n);
+    file.write_column(schema::inputs::fingerprint.path(),
+                      std::span<const std::uint64_t>(share.file_fingerprints).first(mine), 0, n);
   }
-  file.set_attribute("/", "n_lines", counts.lines);
-  file.set_attribute("/", "n_scored", counts.scored);
-  file.set_attribute("/", "n_flagged", counts.flagged);
+  set_attribute(file, schema::root::n_lines, counts.lines);
+  set_attribute(file, schema::root::n_scored, counts.scored);
+  set_attribute(file, schema::root::n_flagged, counts.flagged);
 }
 
 void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,
@@ -70,94 +71,100 @@ void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, con
   const int columns = 6 + (fields.has_score() ? 1 : 0) + (fields.has_id() ? 1 : 0);
   Progress progress(comm.rank() == 0, "write", "columns");
   int written = 0;
-  auto column = [&](const std::string& name, auto rows) {
-    file.write_column("/pairs/" + name, rows, offset, total);
+  auto column = [&](const schema::Column& dataset, auto rows) {
+    file.write_column(dataset.path(), rows, offset, total);
     ++written;
-    progress.update(written, static_cast<double>(written) / columns, name);
+    progress.update(written, static_cast<double>(written) / columns, dataset.name);
   };
   std::vector<std::uint64_t> pair_id(share.size());
   for (std::size_t i = 0; i < share.size(); ++i) pair_id[i] = offset + i;
-  file.create_group("/pairs");
-  column("pair_id", std::span<const std::uint64_t>(pair_id));
-  column("tdcone", std::span<const double>(tdcone));
-  column("rank", std::span<const std::uint64_t>(rank));
-  column("flags", std::span<const std::uint8_t>(share.flags));
-  column("src_len", std::span<const std::uint32_t>(share.src_len));
-  column("tgt_len", std::span<const std::uint32_t>(share.tgt_len));
-  if (fields.has_score()) column("score", std::span<const double>(share.scores));
-  if (fields.has_id()) column("id", std::cref(share.ids));
+  file.create_group(schema::pairs::group);
+  column(schema::pairs::pair_id, std::span<const std::uint64_t>(pair_id));
+  column(schema::pairs::tdcone, std::span<const double>(tdcone));
+  column(schema::pairs::rank, std::span<const std::uint64_t>(rank));
+  column(schema::pairs::flags, std::span<const std::uint8_t>(share.flags));
+  column(schema::pairs::src_len, std::span<const std::uint32_t>(share.src_len));
+  column(schema::pairs::tgt_len, std::span<const std::uint32_t>(share.tgt_len));
+  if (fields.has_score()) column(schema::pairs::score, std::span<const double>(share.scores));
+  if (fields.has_id()) column(schema::pairs::id, std::cref(share.ids));
   progress.finish(written);
 }
 
-SubsetTable::SubsetTable(const boost::mpi::communicator& comm, h5::OutputFile& file, std::string group)
-    : writer_(comm.rank() == 0), file_(file), group_(std::move(group)) {
-  file_.create_group(group_);
+SubsetTable::SubsetTable(const boost::mpi::communicator& comm, h5::OutputFile& file, const char* group)
+    : writer_(comm.rank() == 0), file_(file) {
+  file_.create_group(group);
 }
 
 template <class T>
-void SubsetTable::write(const std::string& name, const std::vector<T>& values) {
+void SubsetTable::write(const schema::Column& column, const std::vector<T>& values) {
   const std::span<const T> rows = writer_ ? std::span<const T>(values) : std::span<const T>();
-  file_.write_column(group_ + "/" + name, rows, 0, values.size());
+  file_.write_column(column.path(), rows, 0, values.size());
 }
 
-void SubsetTable::column(const std::string& name, const std::vector<double>& values) { write(name, values); }
-void SubsetTable::column(const std::string& name, const std::vector<std::uint64_t>& values) { write(name, values); }
-void SubsetTable::column(const std::string& name, const std::vector<std::uint8_t>& values) { write(name, values); }
-void SubsetTable::column(const std::string& name, const std::vector<std::string>& values) {
-  file_.write_column(group_ + "/" + name, writer_ ? values : std::vector<std::string>(), 0, values.size());
+void SubsetTable::column(const schema::Column& column, const std::vector<double>& values) { write(column, values); }
+void SubsetTable::column(const schema::Column& column, const std::vector<std::uint64_t>& values) {
+  write(column, values);
+}
+void SubsetTable::column(const schema::Column& column, const std::vector<std::uint8_t>& values) {
+  write(column, values);
+}
+void SubsetTable::column(const schema::Column& column, const std::vector<std::string>& values) {
+  file_.write_column(column.path(), writer_ ? values : std::vector<std::string>(), 0, values.size());
 }
 
-void SubsetTable::scores(const std::vector<entropy::SubsetScore>& subsets, std::size_t first, std::size_t count,
-                         bool with_reference, bool cond_entropy) {
+void SubsetTable::scores(const schema::ScoreColumns& columns, const std::vector<entropy::SubsetScore>& subsets,
+                         std::size_t first, std::size_t count, bool with_reference) {
   auto field = [&](double entropy::SubsetScore::*member) {
     std::vector<double> values;
     for (std::size_t s = first; s < first + count; ++s) values.push_back(subsets[s].*member);
     return values;
   };
-  column("tdcone", field(&entropy::SubsetScore::tdcone));
-  if (cond_entropy) column("cond_entropy", field(&entropy::SubsetScore::cond_entropy));
+  column(*columns.tdcone, field(&entropy::SubsetScore::tdcone));
+  if (columns.cond_entropy) column(*columns.cond_entropy, field(&entropy::SubsetScore::cond_entropy));
   if (!with_reference) return;
-  column("kl_pq", field(&entropy::SubsetScore::kl_pq));
-  column("kl_pu", field(&entropy::SubsetScore::kl_pu));
-  column("tdcone_rel", field(&entropy::SubsetScore::tdcone_rel));
+  column(*columns.kl_pq, field(&entropy::SubsetScore::kl_pq));
+  column(*columns.kl_pu, field(&entropy::SubsetScore::kl_pu));
+  column(*columns.tdcone_rel, field(&entropy::SubsetScore::tdcone_rel));
 }
 
 void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with_reference) {
   const entropy::SubsetScore& corpus = scores.subsets[0];
-  file.create_group("/corpus");
-  file.set_attribute("/corpus", "tdcone", corpus.tdcone);
-  file.set_attribute("/corpus", "cond_entropy", corpus.cond_entropy);
-  file.set_attribute("/corpus", "n_pairs", corpus.n_pairs);
-  file.set_attribute("/corpus", "vx", scores.input_types);
-  file.set_attribute("/corpus", "vy", corpus.output_types);
-  file.set_attribute("/corpus", "nnz", corpus.nnz);
+  file.create_group(schema::corpus::group);
+  set_attribute(file, schema::corpus::tdcone, corpus.tdcone);
+  set_attribute(file, schema::corpus::cond_entropy, corpus.cond_entropy);
+  set_attribute(file, schema::corpus::n_pairs, corpus.n_pairs);
+  set_attribute(file, schema::corpus::vx, scores.input_types);
+  set_attribute(file, schema::corpus::vy, corpus.output_types);
+  set_attribute(file, schema::corpus::nnz, corpus.nnz);
   if (with_reference) {
-    file.set_attribute("/corpus", "tdcone_rel", corpus.tdcone_rel);
-    file.set_attribute("/corpus", "kl_pq", corpus.kl_pq);
-    file.set_attribute("/corpus", "kl_pu", corpus.kl_pu);
+    set_attribute(file, schema::corpus::tdcone_rel, corpus.tdcone_rel);
+    set_attribute(file, schema::corpus::kl_pq, corpus.kl_pq);
+    set_attribute(file, schema::corpus::kl_pu, corpus.kl_pu);
   }
   // Run figures: seconds of each phase (rank 0's wall clock; the write phase is
   // not over yet), peak resident memory per rank so far, the budget.
-  for (const auto& phase : scores.phases) file.set_attribute("/", "seconds_" + phase.name, phase.seconds);
+  const schema::Attribute& seconds = schema::root::seconds;
+  for (const auto& phase : scores.phases)
+    file.set_attribute(seconds.object, seconds.name_with(phase.name), phase.seconds);
   std::string per_rank;
   std::uint64_t peak = 0;
   for (auto bytes : scores.peak_rss) {
     per_rank += (per_rank.empty() ? "" : ",") + std::to_string(bytes);
     peak = std::max(peak, bytes);
   }
-  file.set_attribute("/", "peak_rss_bytes", peak);
-  file.set_attribute("/", "peak_rss_bytes_per_rank", per_rank);
-  file.set_attribute("/", "memory_budget_bytes", scores.memory_budget);
+  set_attribute(file, schema::root::peak_rss_bytes, peak);
+  set_attribute(file, schema::root::peak_rss_bytes_per_rank, per_rank);
+  set_attribute(file, schema::root::memory_budget_bytes, scores.memory_budget);
 }
 
 void write_label_table(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::vector<std::string>& names,
                        const std::vector<entropy::SubsetScore>& subsets, std::size_t first, bool with_reference) {
   std::vector<std::uint64_t> pairs;
   for (std::size_t s = first; s < first + names.size(); ++s) pairs.push_back(subsets[s].n_pairs);
-  SubsetTable table(comm, file, "/labels");
-  table.column("label", names);
-  table.column("n_pairs", pairs);
-  table.scores(subsets, first, names.size(), with_reference, true);
+  SubsetTable table(comm, file, schema::labels::group);
+  table.column(schema::labels::label, names);
+  table.column(schema::labels::n_pairs, pairs);
+  table.scores(schema::labels::scores, subsets, first, names.size(), with_reference);
 }
 
 }  // namespace tdcone::pipeline

@@ -65,18 +65,18 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     write_corpus_group(file, run.scores, run.with_reference);
     write_pairs(comm, file, job.share, config.corpus.read_options().fields, run.scores.pair_tdcone, run.scores.pair_rank);
     if (shards > 0) {
-      file.write_column("/pairs/shard", std::span<const std::uint32_t>(shard_of_pair), job.share.first_pair_id,
-                        job.share.total_lines);
+      file.write_column(schema::pairs::shard.path(), std::span<const std::uint32_t>(shard_of_pair),
+                        job.share.first_pair_id, job.share.total_lines);
       std::vector<std::uint64_t> shard_ids(shards), pairs(shards);
       for (std::size_t k = 0; k < shards; ++k) {
         shard_ids[k] = k;
         pairs[k] = run.scores.subsets[1 + k].n_pairs;
       }
-      SubsetTable table(comm, file, "/shards");
-      table.column("shard", shard_ids);
-      if (by_file) table.column("file", shard_files(job.files, shards, recorded_path));
-      table.column("n_pairs", pairs);
-      table.scores(run.scores.subsets, 1, shards, run.with_reference);
+      SubsetTable table(comm, file, schema::shards::group);
+      table.column(schema::shards::shard, shard_ids);
+      if (by_file) table.column(schema::shards::file, shard_files(job.files, shards, recorded_path));
+      table.column(schema::shards::n_pairs, pairs);
+      table.scores(schema::shards::scores, run.scores.subsets, 1, shards, run.with_reference);
     }
     if (job.labels) write_label_table(comm, file, run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
     file.commit();

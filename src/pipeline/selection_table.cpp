@@ -8,6 +8,7 @@
 #include <span>
 #include <utility>
 
+#include "tdcone/pipeline/result_writer.hpp"
 #include "tdcone/schema/pair_flags.hpp"
 
 namespace tdcone::pipeline {
@@ -55,22 +56,23 @@ SelectionTable selection_table(const boost::mpi::communicator& comm, const selec
 void write_selection(const boost::mpi::communicator& comm, h5::OutputFile& file, const SelectionTable& table,
                      std::uint64_t rows, const select::Selection& selection, const select::Statistics& stats,
                      std::uint64_t in_seed) {
-  file.create_group("/selection");
+  file.create_group(schema::selection::group);
   auto mine = [&](const auto& column) { return comm.rank() == 0 ? std::span(column) : decltype(std::span(column))(); };
-  file.write_column("/selection/pair_id", mine(table.pair_id), 0, rows);
-  file.write_column("/selection/rank", mine(table.rank), 0, rows);
-  file.write_column("/selection/delta_h", mine(table.delta_h), 0, rows);
-  file.write_column("/selection/penalty", mine(table.penalty), 0, rows);
-  file.write_column("/selection/gain", mine(table.gain), 0, rows);
-  file.write_column("/selection/cross_entropy", mine(table.cross_entropy), 0, rows);
-  file.write_column("/selection/root_word", comm.rank() == 0 ? table.root_word : std::vector<std::string>(), 0, rows);
-  file.write_column("/selection/wge", mine(table.wge), 0, rows);
-  file.write_column("/selection/flags", mine(table.flags), 0, rows);
-  file.set_attribute("/selection", "stop_rank", selection.stop_rank);
-  file.set_attribute("/selection", "h_initial", selection.h_initial);
-  file.set_attribute("/selection", "repr_tokens", stats.repr_tokens);
-  file.set_attribute("/selection", "lexicon", static_cast<std::uint64_t>(stats.lexicon.size()));
-  file.set_attribute("/selection", "in_seed", in_seed);
+  file.write_column(schema::selection::pair_id.path(), mine(table.pair_id), 0, rows);
+  file.write_column(schema::selection::rank.path(), mine(table.rank), 0, rows);
+  file.write_column(schema::selection::delta_h.path(), mine(table.delta_h), 0, rows);
+  file.write_column(schema::selection::penalty.path(), mine(table.penalty), 0, rows);
+  file.write_column(schema::selection::gain.path(), mine(table.gain), 0, rows);
+  file.write_column(schema::selection::cross_entropy.path(), mine(table.cross_entropy), 0, rows);
+  file.write_column(schema::selection::root_word.path(),
+                    comm.rank() == 0 ? table.root_word : std::vector<std::string>(), 0, rows);
+  file.write_column(schema::selection::wge.path(), mine(table.wge), 0, rows);
+  file.write_column(schema::selection::flags.path(), mine(table.flags), 0, rows);
+  set_attribute(file, schema::selection::stop_rank, selection.stop_rank);
+  set_attribute(file, schema::selection::h_initial, selection.h_initial);
+  set_attribute(file, schema::selection::repr_tokens, stats.repr_tokens);
+  set_attribute(file, schema::selection::lexicon, static_cast<std::uint64_t>(stats.lexicon.size()));
+  set_attribute(file, schema::selection::in_seed, in_seed);
 }
 
 }  // namespace tdcone::pipeline

@@ -33,13 +33,13 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
     write_run_attributes(comm, file, "sweep", config_toml, job.recorded_files(), job.share, job.counts);
     write_corpus_group(file, run.scores, run.with_reference);
     write_pairs(comm, file, job.share, config.corpus.read_options().fields, run.scores.pair_tdcone, run.scores.pair_rank);
-    file.write_column("/pairs/sweep_mask", std::span<const std::uint64_t>(subsets.mask_of_pair),
+    file.write_column(schema::pairs::sweep_mask.path(), std::span<const std::uint64_t>(subsets.mask_of_pair),
                       job.share.first_pair_id, job.share.total_lines);
-    SubsetTable table(comm, file, "/sweep");
-    table.column("threshold", config.thresholds);
-    table.column("n_pairs", subsets.subset_size);
-    table.column("n_sampled", run.sampled);
-    table.scores(run.scores.subsets, 1, n, run.with_reference);
+    SubsetTable table(comm, file, schema::sweep::group);
+    table.column(schema::sweep::threshold, config.thresholds);
+    table.column(schema::sweep::n_pairs, subsets.subset_size);
+    table.column(schema::sweep::n_sampled, run.sampled);
+    table.scores(schema::sweep::scores, run.scores.subsets, 1, n, run.with_reference);
     file.commit();
   });
   add_write_phase(run.scores, write_clock.seconds());

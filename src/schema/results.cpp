@@ -6,6 +6,12 @@ namespace tdcone::schema {
 
 std::string Column::path() const { return std::string(group) + "/" + name; }
 
+std::string Attribute::name_with(std::string_view suffix) const {
+  std::string full = name;
+  full += suffix;
+  return full;
+}
+
 std::vector<std::string> Table::required_columns() const {
   std::vector<std::string> names;
   for (const Column* column : columns)

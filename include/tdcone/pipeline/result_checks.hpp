@@ -26,9 +26,9 @@ std::string result_version_problem(const std::optional<std::string>& version);
 void check_tdcone_result(const h5::Reader& reader, const std::string& path);
 
 /// Throws IoError (exit status 1), saying what writes it, unless the result
-/// `path` has the table `group` ("/pairs") with every column tdcone always
-/// writes into it (SPEC §8). `need`: who needs it, for the message ("export",
-/// "--rank-by tdcone"). A group tdcone does not write is not checked.
+/// `path` has the table `group` ("/pairs") with every required column of its
+/// schema::Table (SPEC §8). `need`: who needs it, for the message ("export",
+/// "--rank-by tdcone"). A group the schema does not mark `checked` is not checked.
 void check_result_table(const h5::Reader& reader, const std::string& path, const std::string& group,
                         const std::string& need);
 

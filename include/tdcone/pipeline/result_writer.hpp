@@ -10,11 +10,18 @@
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/pipeline/line_accounting.hpp"
+#include "tdcone/schema/results.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 
 namespace tdcone::pipeline {
 
 struct JobScores;
+
+/// Sets `attribute` of its object to `value` (the schema names both).
+template <class T>
+void set_attribute(h5::OutputFile& file, const schema::Attribute& attribute, const T& value) {
+  file.set_attribute(attribute.object, attribute.name, value);
+}
 
 /// The path of `file` as a run records it (`/inputs` `path`): absolute, normalized.
 std::string recorded_path(const io::InputFile& file);
@@ -36,23 +43,25 @@ void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, con
 /// and the other ranks take part in the collective writes.
 class SubsetTable {
  public:
-  SubsetTable(const boost::mpi::communicator& comm, h5::OutputFile& file, std::string group);
+  /// Creates `group` (a schema group, "/shards").
+  SubsetTable(const boost::mpi::communicator& comm, h5::OutputFile& file, const char* group);
 
-  void column(const std::string& name, const std::vector<double>& values);
-  void column(const std::string& name, const std::vector<std::uint64_t>& values);
-  void column(const std::string& name, const std::vector<std::uint8_t>& values);
-  void column(const std::string& name, const std::vector<std::string>& values);
-  /// tdcone, cond_entropy (with `cond_entropy`) and, with a reference, kl_pq, kl_pu, tdcone_rel of subsets [first, first + count).
-  void scores(const std::vector<entropy::SubsetScore>& subsets, std::size_t first, std::size_t count,
-              bool with_reference, bool cond_entropy = false);
+  /// Writes `values` as `column`, a column of the table's group.
+  void column(const schema::Column& column, const std::vector<double>& values);
+  void column(const schema::Column& column, const std::vector<std::uint64_t>& values);
+  void column(const schema::Column& column, const std::vector<std::uint8_t>& values);
+  void column(const schema::Column& column, const std::vector<std::string>& values);
+  /// The `columns` of subsets [first, first + count): tdcone, cond_entropy
+  /// (when the table has it) and, with a reference, kl_pq, kl_pu, tdcone_rel.
+  void scores(const schema::ScoreColumns& columns, const std::vector<entropy::SubsetScore>& subsets,
+              std::size_t first, std::size_t count, bool with_reference);
 
  private:
   template <class T>
-  void write(const std::string& name, const std::vector<T>& values);
+  void write(const schema::Column& column, const std::vector<T>& values);
 
   bool writer_;
   h5::OutputFile& file_;
-  std::string group_;
 };
 
 /// `/corpus` (SPEC §8) from subset 0, and the run's phase times and memory on `/`.

@@ -42,6 +42,18 @@ struct Attribute {
   Type type;
   Presence presence;
   const char* about;
+  /// The name of one of a Presence::prefix family: `name` + `suffix` ("seconds_" + "read").
+  std::string name_with(std::string_view suffix) const;
+};
+
+/// The score columns a per-subset table (/shards, /sweep, /labels) writes
+/// after its own, in this order.
+struct ScoreColumns {
+  const Column* tdcone;
+  const Column* cond_entropy;  ///< nullptr: the table has none
+  const Column* kl_pq;         ///< kl_pq, kl_pu, tdcone_rel: with --reference
+  const Column* kl_pu;
+  const Column* tdcone_rel;
 };
 
 // ---- root: attributes of "/" ----
@@ -129,6 +141,7 @@ inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
 inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
                                    "TD-CONE_REL (with --reference)"};
+inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel};
 }  // namespace shards
 
 // ---- /sweep: one row per score threshold (sweep) ----
@@ -143,6 +156,7 @@ inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
 inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
                                    "TD-CONE_REL (with --reference)"};
+inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel};
 }  // namespace sweep
 
 // ---- /labels: one row per label value or combination (score --by-label) ----
@@ -158,6 +172,7 @@ inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
 inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
                                    "TD-CONE_REL (with --reference)"};
+inline constexpr ScoreColumns scores{&tdcone, &cond_entropy, &kl_pq, &kl_pu, &tdcone_rel};
 }  // namespace labels
 
 // ---- /selection: rows in selection order (select) ----
