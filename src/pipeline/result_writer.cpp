@@ -149,7 +149,8 @@ void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with
   std::string per_rank;
   std::uint64_t peak = 0;
   for (auto bytes : scores.peak_rss) {
-    per_rank += (per_rank.empty() ? "" : ",") + std::to_string(bytes);
+    if (!per_rank.empty()) per_rank += ',';
+    per_rank += std::to_string(bytes);
     peak = std::max(peak, bytes);
   }
   set_attribute(file, schema::root::peak_rss_bytes, peak);
