@@ -7,20 +7,10 @@
 #include <limits>
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/core/number_text.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 
 namespace tdcone::cli {
-
-namespace {
-
-// The shortest text that reads back as `value` ("0.1", "1e+300").
-std::string number_text(double value) {
-  char text[32];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
-
-}  // namespace
 
 ValueRule whole_number(std::uint64_t min, std::uint64_t max) {
   // --help already says UINT: a bound adds to that only if it is not the type's own.
@@ -46,18 +36,18 @@ ValueRule column_number(bool zero_for_none) {
 ValueRule real_number(double min, double max) {
   std::string accepts = "a number", brief;
   if (std::isfinite(min) && std::isfinite(max)) {
-    accepts += cat(" from ", number_text(min), " to ", number_text(max));
-    brief = cat(number_text(min), "..", number_text(max));
+    accepts += cat(" from ", shortest_text(min), " to ", shortest_text(max));
+    brief = cat(shortest_text(min), "..", shortest_text(max));
   } else if (std::isfinite(min)) {
-    accepts += cat(" ≥ ", number_text(min));
-    brief = cat(">=", number_text(min));
+    accepts += cat(" ≥ ", shortest_text(min));
+    brief = cat(">=", shortest_text(min));
   }
   return {accepts, brief, [min, max](std::string& text) {
             double value = 0;
             const char* end = text.data() + text.size();
             const auto [stop, error] = std::from_chars(text.data(), end, value);
             if (error != std::errc() || stop != end || !std::isfinite(value) || value < min || value > max) return false;
-            text = number_text(value);
+            text = shortest_text(value);
             return true;
           }};
 }

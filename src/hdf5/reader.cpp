@@ -2,11 +2,10 @@
 #include "tdcone/hdf5/reader.hpp"
 
 #include <algorithm>
-#include <charconv>
-#include <cmath>
 
 #include "reader_impl.hpp"
 #include "tdcone/core/error.hpp"
+#include "tdcone/core/number_text.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
 
 namespace tdcone::h5 {
@@ -16,14 +15,6 @@ using detail::Handle;
 using detail::own;
 
 namespace {
-// The shortest text that reads back as the same double.
-std::string number_text(double value) {
-  if (std::isnan(value)) return "nan";
-  char text[40];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
-
 // Collects the names of the hard links to objects of `kind` (datasets, groups).
 template <H5O_type_t kind>
 herr_t collect_objects(hid_t group, const char* name, const H5L_info_t* link, void* data) {
@@ -187,7 +178,7 @@ std::string Reader::attribute_text(const std::string& object, const std::string&
       } else if (info.cls == H5T_INTEGER || info.cls == H5T_FLOAT) {
         std::vector<double> values(n);
         if (n > 0) check(H5Aread(attribute.get(), H5T_NATIVE_DOUBLE, values.data()), "read", what, impl_->path);
-        for (std::size_t i = 0; i < n; ++i) text += cat(i ? ", " : "", number_text(values[i]));
+        for (std::size_t i = 0; i < n; ++i) text += cat(i ? ", " : "", shortest_text(values[i]));
       } else {
         impl_->wrong_type(what, "a single value or an array of numbers");
       }
@@ -201,7 +192,7 @@ std::string Reader::attribute_text(const std::string& object, const std::string&
         return std::to_string(impl_->read_attribute<std::int64_t>(attribute.get(), H5T_NATIVE_INT64, what));
       return std::to_string(impl_->read_attribute<std::uint64_t>(attribute.get(), H5T_NATIVE_UINT64, what));
     case H5T_FLOAT:
-      return number_text(impl_->read_attribute<double>(attribute.get(), H5T_NATIVE_DOUBLE, what));
+      return shortest_text(impl_->read_attribute<double>(attribute.get(), H5T_NATIVE_DOUBLE, what));
     case H5T_STRING:
       return impl_->read_string_attribute(attribute.get(), info, what);
     default:

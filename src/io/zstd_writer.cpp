@@ -102,7 +102,9 @@ void ZstdWriter::finish() {
 
 void ZstdWriter::compress_frame(const char* data, std::size_t size) {
   auto& out = compressor_->compressed;
-  put(out.data(), compress_into(compressor_->context.get(), out, data, size, options_.level, name_));
+  // Sized first: compress_into may reallocate `out`, so out.data() is read after it.
+  const std::size_t compressed = compress_into(compressor_->context.get(), out, data, size, options_.level, name_);
+  put(out.data(), compressed);
   ++frames_;
 }
 

@@ -27,7 +27,7 @@ std::vector<std::string> bucket_names(const std::vector<double>& cuts) {
   return names;
 }
 
-void parse_buckets(const std::vector<std::string>& entries, const std::vector<int>& columns, LabelSpec& spec) {
+void parse_buckets(const std::vector<std::string>& entries, const std::vector<int>& columns, io::LabelSpec& spec) {
   spec.cuts.assign(spec.size(), {});
   for (const std::string& entry : entries) {
     const auto fail = [&](const std::string& why) {
@@ -59,7 +59,7 @@ void parse_buckets(const std::vector<std::string>& entries, const std::vector<in
   }
 }
 
-LocalLabels::LocalLabels(const LabelSpec& spec) : spec_(spec), values_(spec.size()), ids_(spec.size()) {
+LocalLabels::LocalLabels(const io::LabelSpec& spec) : spec_(spec), values_(spec.size()), ids_(spec.size()) {
   for (std::size_t l = 0; l < spec.size(); ++l)
     if (!spec.cuts[l].empty()) values_[l] = bucket_names(spec.cuts[l]);  // a bucket's id is its index
 }
@@ -94,7 +94,7 @@ std::string LocalLabels::add(std::span<const std::string_view> raw, std::vector<
   return {};
 }
 
-std::unique_ptr<text::LabelInterner> local_labels(const LabelSpec& spec) { return std::make_unique<LocalLabels>(spec); }
+std::unique_ptr<text::LabelInterner> local_labels(const io::LabelSpec& spec) { return std::make_unique<LocalLabels>(spec); }
 
 void LocalLabels::add_none(std::vector<std::uint32_t>& ids) const { ids.insert(ids.end(), spec_.size(), kNoValue); }
 
@@ -141,7 +141,7 @@ bool looks_like_ids(std::size_t values, std::uint64_t lines) {
   return values > kIdLikeValues && lines < kIdLikeLinesPerValue * values;
 }
 
-PairLabels agree_labels(const boost::mpi::communicator& comm, const LabelSpec& spec,
+PairLabels agree_labels(const boost::mpi::communicator& comm, const io::LabelSpec& spec,
                         const std::vector<std::vector<std::string>>& local_values, const std::vector<std::uint32_t>& ids) {
   const std::size_t n_labels = spec.size();
   const std::size_t pairs = n_labels ? ids.size() / n_labels : 0;

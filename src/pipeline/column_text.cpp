@@ -1,19 +1,10 @@
 #include "tdcone/pipeline/column_text.hpp"
 
-#include <charconv>
-#include <cmath>
+#include "tdcone/core/number_text.hpp"
 
 namespace tdcone::pipeline {
 
 namespace {
-
-// The shortest text that reads back as the same double.
-std::string number_text(double value) {
-  if (std::isnan(value)) return "nan";
-  char text[40];
-  const auto result = std::to_chars(text, text + sizeof text, value);
-  return std::string(text, result.ptr);
-}
 
 template <class T, class Render>
 std::vector<std::string> rendered(const std::vector<T>& values, Render render) {
@@ -32,7 +23,7 @@ std::vector<std::string> column_text(const h5::Column& column) {
     case h5::Column::Kind::signed_integer:
       return rendered(column.signed_values, [](std::int64_t v) { return std::to_string(v); });
     case h5::Column::Kind::real:
-      return rendered(column.real_values, number_text);
+      return rendered(column.real_values, shortest_text);
     case h5::Column::Kind::text:
       return column.text_values;
   }

@@ -123,7 +123,7 @@ void LabelConfig::apply(text::ReadOptions& read) const {
   const bool tsv = read.fields.format == io::Format::tsv;
   if (tsv && !fields.empty()) throw UsageError("--label-fields is for --format jsonl; TSV labels are --label-cols");
   if (!tsv && !cols.empty()) throw UsageError("--label-cols is for --format tsv; JSONL labels are --label-fields");
-  label::LabelSpec& spec = read.labels;
+  io::LabelSpec& spec = read.labels;
   if (tsv) {
     for (const std::string& item : split_list(cols, "--label-cols")) {
       int col = 0;

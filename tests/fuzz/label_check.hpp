@@ -35,7 +35,7 @@ class LabelCheck {
   }
 
  private:
-  label::LabelSpec spec_;
+  io::LabelSpec spec_;
   label::LocalLabels local_;
   std::vector<std::uint32_t> ids_;
 };

@@ -44,15 +44,15 @@ TEST(LabelBucketsTest, IntervalNamesOfSixCuts) {
             (std::vector<std::string>{"<-1", "[-1,0)", "[0,2.5)", "[2.5,10)", "[10,100)", "[100,1000)", ">=1000"}));
 }
 
-label::LabelSpec spec_of(std::vector<std::string> names) {
-  label::LabelSpec spec;
+io::LabelSpec spec_of(std::vector<std::string> names) {
+  io::LabelSpec spec;
   spec.names = std::move(names);
   spec.cuts.assign(spec.names.size(), {});
   return spec;
 }
 
 TEST(LabelBucketsTest, ByNameAndByColumnNumber) {
-  label::LabelSpec spec = spec_of({"formality", "arousal", "source"});
+  io::LabelSpec spec = spec_of({"formality", "arousal", "source"});
   label::parse_buckets({"arousal=0.5", "5=0.2,0.4,0.6,0.8"}, {5, 6, 7}, spec);
   ASSERT_EQ(spec.cuts.size(), 3u);
   EXPECT_EQ(spec.cuts[0], (std::vector<double>{0.2, 0.4, 0.6, 0.8}));
@@ -67,7 +67,7 @@ TEST(LabelBucketsTest, ByNameAndByColumnNumber) {
 }
 
 std::string bucket_error(const std::string& entry, const std::vector<std::string>& more = {}) {
-  label::LabelSpec spec = spec_of({"formality", "arousal"});
+  io::LabelSpec spec = spec_of({"formality", "arousal"});
   std::vector<std::string> entries = more;
   entries.push_back(entry);
   const std::string message = usage_error([&] { label::parse_buckets(entries, {5, 6}, spec); });
@@ -93,7 +93,7 @@ TEST(LabelBucketsTest, Errors) {
 // ---- LocalLabels ----
 
 TEST(LabelLocalTest, ValuesAreInternedInOrderOfAppearance) {
-  const label::LabelSpec spec = spec_of({"a", "b"});
+  const io::LabelSpec spec = spec_of({"a", "b"});
   label::LocalLabels local(spec);
   std::vector<std::uint32_t> ids;
   using SV = std::vector<std::string_view>;
@@ -107,7 +107,7 @@ TEST(LabelLocalTest, ValuesAreInternedInOrderOfAppearance) {
 }
 
 TEST(LabelLocalTest, BucketBoundaries) {
-  label::LabelSpec spec = spec_of({"level"});
+  io::LabelSpec spec = spec_of({"level"});
   spec.cuts[0] = {0.2, 0.4, 0.6, 0.8};
   label::LocalLabels local(spec);
   std::vector<std::uint32_t> ids;
@@ -122,7 +122,7 @@ TEST(LabelLocalTest, BucketBoundaries) {
 
 TEST(LabelLocalTest, JudgementsAreBucketedAsNOverM) {
   // The paper's split of the Twitter URL judgement: n <= 2 of 6 no paraphrase, n == 3 dropped, n >= 4 paraphrase.
-  label::LabelSpec spec = spec_of({"judgement"});
+  io::LabelSpec spec = spec_of({"judgement"});
   spec.cuts[0] = {0.5, 0.6};
   label::LocalLabels local(spec);
   std::vector<std::uint32_t> ids;
@@ -137,7 +137,7 @@ TEST(LabelLocalTest, JudgementsAreBucketedAsNOverM) {
 }
 
 TEST(LabelLocalTest, NotANumberUnderBucketsGivesNoValueForEveryLabel) {
-  label::LabelSpec spec = spec_of({"kind", "level"});
+  io::LabelSpec spec = spec_of({"kind", "level"});
   spec.cuts[1] = {0.5};
   label::LocalLabels local(spec);
   std::vector<std::uint32_t> ids;
@@ -154,7 +154,7 @@ TEST(LabelLocalTest, NotANumberUnderBucketsGivesNoValueForEveryLabel) {
 }
 
 TEST(LabelLocalTest, ValuesThatWouldMakeCombinationNamesAmbiguousAreProblems) {
-  label::LabelSpec spec = spec_of({"kind", "level"});
+  io::LabelSpec spec = spec_of({"kind", "level"});
   label::LocalLabels local(spec);
   std::vector<std::uint32_t> ids;
   using SV = std::vector<std::string_view>;
@@ -169,7 +169,7 @@ TEST(LabelLocalTest, ValuesThatWouldMakeCombinationNamesAmbiguousAreProblems) {
 
 
 TEST(LabelAgreeTest, ValuesCombinationsAndCountsOnOneRank) {
-  label::LabelSpec spec = spec_of({"style", "level"});
+  io::LabelSpec spec = spec_of({"style", "level"});
   spec.cuts[1] = {0.2, 0.4, 0.6, 0.8};  // very low, low, mid, high, very high
   label::LocalLabels local(spec);
   std::vector<std::uint32_t> ids;
@@ -226,7 +226,7 @@ TEST(LabelAgreeTest, MixedRadixFirstLabelSlowest) {
 }
 
 TEST(LabelAgreeTest, OneLabelCategorical) {
-  const label::LabelSpec spec = spec_of({"source"});
+  const io::LabelSpec spec = spec_of({"source"});
   label::LocalLabels local(spec);
   std::vector<std::uint32_t> ids;
   for (std::string_view v : {"web", "news", "web", "books", "news", "web"}) {
@@ -242,7 +242,7 @@ TEST(LabelAgreeTest, OneLabelCategorical) {
 
 // Two labels with n_a and n_b values, each pair i of max(n_a, n_b) taking value i of both (mod).
 label::PairLabels agree_sizes(std::size_t n_a, std::size_t n_b) {
-  const label::LabelSpec spec = spec_of({"a", "b"});
+  const io::LabelSpec spec = spec_of({"a", "b"});
   label::LocalLabels local(spec);
   std::vector<std::uint32_t> ids;
   for (std::size_t i = 0; i < std::max(n_a, n_b); ++i) {

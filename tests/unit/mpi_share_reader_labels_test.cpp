@@ -78,7 +78,7 @@ TEST(LabelReadTest, MissingLabelsAreFlagged16BadLinesAre1) {
   EXPECT_EQ(share.src_len[1], 2u);
   EXPECT_EQ(share.tgt_len[3], 2u);
 
-  label::LabelSpec spec;
+  io::LabelSpec spec;
   spec.names = {"col3"};
   spec.cuts.assign(1, {});
   const auto labels = label::agree_labels(self(), spec, share.label_values, share.label_ids);

@@ -23,9 +23,6 @@ inline constexpr std::uint32_t kNoCombination = kNoValue;
 /// Combinations are counted on every rank: beyond this, a typo, not a design.
 inline constexpr std::size_t kMaxCombinations = std::size_t{1} << 16;
 
-/// How each label's raw values are read (beside the fields it names, in io).
-using LabelSpec = io::LabelSpec;
-
 /// The buckets of `cuts` (value < cuts[0] is bucket 0, cuts[i-1] <= value <
 /// cuts[i] bucket i): "low", "high"; "low", "mid", "high"; "very low", "low",
 /// "high", "very high"; "very low", "low", "mid", "high", "very high"; with
@@ -34,13 +31,13 @@ std::vector<std::string> bucket_names(const std::vector<double>& cuts);
 
 /// Fills spec.cuts from --label-buckets entries "NAME=c1,c2,...", NAME a
 /// label name or, for TSV, its column number. Throws UsageError naming the entry.
-void parse_buckets(const std::vector<std::string>& entries, const std::vector<int>& columns, LabelSpec& spec);
+void parse_buckets(const std::vector<std::string>& entries, const std::vector<int>& columns, io::LabelSpec& spec);
 
 /// One rank's label values, interned per label in order of appearance, as
 /// the reader hands them on (text::LabelInterner).
 class LocalLabels final : public text::LabelInterner {
  public:
-  explicit LocalLabels(const LabelSpec& spec);
+  explicit LocalLabels(const io::LabelSpec& spec);
   /// Appends one value id per label to `ids`; when a value is unusable (not
   /// a number for a bucketed label; '*' or holding '|', which name
   /// combinations) appends kNoValue for every label and returns why.
@@ -55,14 +52,14 @@ class LocalLabels final : public text::LabelInterner {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const { return std::hash<std::string_view>()(s); }
   };
-  const LabelSpec& spec_;
+  const io::LabelSpec& spec_;
   std::vector<std::vector<std::string>> values_;
   std::vector<std::unordered_map<std::string, std::uint32_t, Hash, std::equal_to<>>> ids_;
   std::vector<std::uint32_t> scratch_;
 };
 
 /// The interner of a read with labels (text::ReadOptions::label_interner): LocalLabels.
-std::unique_ptr<text::LabelInterner> local_labels(const LabelSpec& spec);
+std::unique_ptr<text::LabelInterner> local_labels(const io::LabelSpec& spec);
 
 /// Every label's values present on any rank: values as given in byte order,
 /// buckets in bucket order. Combination k numbers the product of the values
@@ -102,7 +99,7 @@ inline constexpr std::uint64_t kIdLikeLinesPerValue = 20;
 /// (LocalLabels::take_values) and its pairs' value `ids` (spec.size() per
 /// pair). Throws UsageError on every rank when the labels make more than
 /// kMaxCombinations combinations. Collective.
-PairLabels agree_labels(const boost::mpi::communicator& comm, const LabelSpec& spec,
+PairLabels agree_labels(const boost::mpi::communicator& comm, const io::LabelSpec& spec,
                         const std::vector<std::vector<std::string>>& local_values,
                         const std::vector<std::uint32_t>& ids);
 
