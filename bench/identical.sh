@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Are two tdcone binaries' results identical bit for bit? Runs the same jobs
+# (score, sweep, select, balance; shards, labels, references, static
+# alignment, small --memory/--round-size budgets that force many rounds) with
+# both on 1-4 ranks and compares every dataset and attribute of /pairs,
+# /corpus, /shards, /sweep, /labels, /lengths, /selection, /balance and
+# /combinations (run attributes such as phase times aside; GROUPS="pairs
+# corpus" compares those only, e.g. against a binary older than a deliberate
+# change of another group). For engine work: the outputs must not move.
+# Prints one line per job and rank count; exit 1 on any difference.
+# Usage: [GROUPS="..."] bench/identical.sh BASE_TDCONE NEW_TDCONE [PAIRS]
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+base=$(realpath "$1") new=$(realpath "$2") pairs=${3:-20000}
+groups=${GROUPS:-pairs corpus shards sweep labels lengths selection balance combinations}
+work=$(mktemp -d "${TMPDIR:-/tmp}/tdcone-identical.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+source "$root/scripts/mpi-env.sh"
+export OMPI_MCA_rmaps_base_oversubscribe=1
+cd "$work"
+"$new" synth --pairs "$pairs" --seed 1 --output tw.tsv --quiet
+"$new" synth --pairs "$pairs" --seed 2 --profile paraphrase --output pp.tsv --quiet
+"$new" synth --pairs "$pairs" --seed 3 --labels --output lab.tsv --quiet
+"$new" synth --pairs 1000 --first-pair "$pairs" --seed 1 --output ref.tsv --quiet
+cut -f2 ref.tsv >repr.txt
+split -n l/2 -d tw.tsv part-
+for f in part-0?; do cut -f1 "$f" >"$f.src"; cut -f2 "$f" >"$f.tgt"; done
+/usr/bin/python3 - tw.tsv vectors.txt <<'PY'
+import random, sys
+random.seed(4)
+words = sorted({w.lower() for line in open(sys.argv[1], encoding="utf-8") for w in line.split("\t")[1].split()})
+with open(sys.argv[2], "w") as out:
+    for w in words[: len(words) // 2]:
+        out.write(w + " " + " ".join("%.4f" % random.uniform(-1, 1) for _ in range(8)) + "\n")
+PY
+jobs=(
+  "score --input tw.tsv --score-col 3 --id-col 4"
+  "score --input tw.tsv --score-col 3 --id-col 4 --memory 48M --round-size 64k"
+  "score --src-file part-00.src part-01.src --tgt-file part-00.tgt part-01.tgt --shards 2 --shard-by file --reference ref.tsv"
+  "score --input part-00 part-01 --shards 3 --shard-by file --score-col 3"
+  "score --input pp.tsv --reference ref.tsv --shards 4 --round-size 256k"
+  "score --input tw.tsv --reverse --tokenizer whitespace --no-lowercase"
+  "score --input tw.tsv --align static --embeddings vectors.txt --shards 3"
+  "score --input lab.tsv --label-cols 5,6 --label-buckets col5=0.5 --by-label --reference ref.tsv"
+  "sweep --input tw.tsv --score-col 3 --thresholds 0.4,0.6,0.8 --reference ref.tsv"
+  "sweep --input tw.tsv --score-col 3 --thresholds 0.5 --sample 3000 --seed 7"
+  "select --representative repr.txt --available tw.tsv --side tgt"
+  "select --representative repr.txt --available pp.tsv --side both --stop --no-batch"
+  "balance --input lab.tsv --label-cols 5,6 --label-buckets col5=0.2,0.4,0.6,0.8"
+  "balance --input lab.tsv --label-cols 5,6 --label-buckets col5=0.5 --mode marginal --rank-by random --seed 3"
+)
+status=0
+for i in "${!jobs[@]}"; do
+  for n in 1 2 3 4; do
+    for side in base new; do
+      binary=$base
+      [ "$side" = new ] && binary=$new
+      # shellcheck disable=SC2086  # a job is its words
+      mpirun -n "$n" "$binary" ${jobs[$i]} --quiet --output "$side-$i-$n.h5" >/dev/null 2>"$side-$i-$n.log" ||
+        { echo "FAILED ($side) ${jobs[$i]} on $n ranks:"; cat "$side-$i-$n.log"; exit 1; }
+    done
+    /usr/bin/python3 - "base-$i-$n.h5" "new-$i-$n.h5" "${jobs[$i]} ($n ranks)" "$groups" <<'PY' || status=1
+import sys, h5py, numpy as np
+a, b, what, groups = sys.argv[1:]
+GROUPS = groups.split()
+def same(x, y):
+    x, y = np.asarray(x), np.asarray(y)
+    if x.shape != y.shape or x.dtype != y.dtype: return False
+    return x.tobytes() == y.tobytes() if x.dtype.kind in "biuf" else bool(np.all(x == y))
+problems, compared = [], 0
+with h5py.File(a, "r") as A, h5py.File(b, "r") as B:
+    for g in GROUPS:
+        if g not in A: continue
+        if g not in B: problems.append(f"/{g} missing"); continue
+        for k, v in A[g].attrs.items():
+            if k.startswith("seconds_"): continue
+            if k not in B[g].attrs or not same(v, B[g].attrs[k]): problems.append(f"/{g}@{k}")
+        for name, d in A[g].items():
+            compared += 1
+            if name not in B[g] or not same(d[()], B[g][name][()]): problems.append(f"/{g}/{name}")
+print("IDENTICAL" if not problems else "DIFFERENT", what, f"({compared} datasets)", " ".join(problems))
+sys.exit(1 if problems else 0)
+PY
+  done
+done
+exit $status
