@@ -3,6 +3,7 @@
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 tdcone=${TDCONE:-$root/build/tdcone}
 work=${BENCH_DIR:-$(mktemp -d "${TMPDIR:-/tmp}/tdcone-bench.XXXXXX")}
+mkdir -p "$work"
 trap '[ -n "${BENCH_DIR:-}" ] || rm -rf "$work"' EXIT
 [ -x "$tdcone" ] || bash "$root/scripts/build.sh" >&2
 source "$root/scripts/mpi-env.sh"

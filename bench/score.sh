@@ -1,57 +1,111 @@
 #!/usr/bin/env bash
-# Benchmark of `tdcone score` on a Twitter-shaped corpus (issue: the whole
-# 2-rank job on 2.8M pairs ≤ 10 s, ≤ 1.5 GB per rank, 1→2 speedup ≥ 1.8,
-# 4 ranks ≤ 0.65 × the 2-rank memory per rank). Prints one JSON object: the
-# corpus (profile, pairs, bytes, nnz), then for 1, 2 and 4 ranks the wall
-# time, the phase times the run stored, peak RSS per rank and bytes per
-# non-zero of M. With BASELINE=/path/to/an/older/tdcone, the same 2-rank run
-# of that binary too. Usage: bench/score.sh [PAIRS] [PROFILE] [RANKS...]
+# Benchmark of `tdcone score` on a corpus shaped like the real ones (synth
+# --profile twitter: the 2.8M-pair Twitter URL corpus; paraphrase: the
+# Shakespeare bitext), against a BASELINE binary in the same run. Speed is a
+# ratio: machines here differ by 2x, so both binaries run in one sitting,
+# alternating (new, baseline, new, baseline, ...), and the best of REPEAT
+# runs of each is kept.
+#
+# Prints one JSON object: the corpus (profile, pairs, bytes, tokens, nnz of
+# M, cell updates), and per rank count and binary: the wall time, the phase
+# times the run stored, peak RSS per rank, and the per-core figures
+#   ns_per_token_read  = read seconds x ranks / tokens (both sides),
+#   ns_per_cell_update = align seconds x ranks / cell updates of M,
+#   bytes_per_nnz      = sum of peak RSS over ranks / nnz(M);
+# the ratios new/baseline (whole job and each phase), the 1->2 rank speedup
+# of each binary, and this machine's own ceiling for that speedup (two
+# copies of a compute-bound loop against one: bench/micro/parallel_ceiling.cpp).
+#
+# BASELINE is a tdcone binary, or a commit: then it is built once with git
+# worktree into ${BASELINE_DIR:-/tmp/tdcone-baseline-COMMIT} (issue 20's
+# baseline is 098b3dc: BASELINE=098b3dc bench/score.sh). Without BASELINE,
+# only the new binary runs.
+# Usage: [BASELINE=commit|binary] [REPEAT=2] bench/score.sh [PAIRS] [PROFILE] [RANKS...]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 pairs=${1:-2800000}
 profile=${2:-twitter}
 shift $(( $# > 2 ? 2 : $# ))
-ranks=("${@:-1 2 4}")
+ranks=("${@:-1 2}")
 read -r -a ranks <<<"${ranks[*]}"
+repeat=${REPEAT:-2}
 
-corpus="$work/corpus.tsv"
-t0=$(now)
-"$tdcone" synth --profile "$profile" --pairs "$pairs" --seed 1 --output "$corpus" --force 2>/dev/null
-synth_s=$(echo "$(now) - $t0" | bc)
-score=(score --input "$corpus" --score-col 3 --id-col 4 --progress-every 0)
-runs=()
-for n in "${ranks[@]}"; do
-  read -r s m < <(timed_mpi "$n" "out-$n" "${score[@]}")
-  runs+=("$n:$s:$m")
-done
-baseline=""
-if [ -n "${BASELINE:-}" ]; then
-  read -r s m < <(tdcone=$BASELINE timed_mpi 2 baseline score --input "$corpus" --score-col 3 --id-col 4)
-  baseline="$s:$m"
+baseline=${BASELINE:-}
+if [ -n "$baseline" ] && [ ! -x "$baseline" ]; then
+  commit=$(git -C "$root" rev-parse --short "$baseline^{commit}")
+  dir=${BASELINE_DIR:-/tmp/tdcone-baseline-$commit}
+  if [ ! -x "$dir/build/tdcone" ]; then
+    [ -d "$dir" ] || git -C "$root" worktree add --detach "$dir" "$commit" >&2
+    cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2
+    cmake --build "$dir/build" -j "$(nproc)" --target tdcone >&2
+  fi
+  baseline=$dir/build/tdcone
 fi
 
-/usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$synth_s" "$baseline" "${runs[@]}" <<'PY'
-import json, sys, h5py
-work, pairs, profile, corpus_bytes, synth_s, baseline = sys.argv[1:7]
-result = {"benchmark": "score", "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes),
-          "synth_seconds": round(float(synth_s), 2)}
-runs = {}
-for run in sys.argv[7:]:
-    n, seconds, rss = run.split(":")
-    with h5py.File(f"{work}/out-{n}.h5", "r") as f:
-        corpus = f["corpus"].attrs
-        result.update(nnz=int(corpus["nnz"]), vx=int(corpus["vx"]), vy=int(corpus["vy"]), tdcone=float(corpus["tdcone"]))
-        phases = {k[len("seconds_"):]: round(float(v), 2) for k, v in f.attrs.items() if k.startswith("seconds_")}
-    rss_mb = [int(x) for x in rss.split(",")]
-    runs[n] = {"seconds": round(float(seconds), 2), "phases": phases, "peak_rss_mb": rss_mb,
-               "bytes_per_nnz": round(sum(rss_mb) * 2**20 / result["nnz"], 1)}
-result["ranks"] = runs
-if "1" in runs and "2" in runs:
-    result["speedup_1_to_2"] = round(runs["1"]["seconds"] / runs["2"]["seconds"], 3)
-if "2" in runs and "4" in runs:
-    result["rss_4_over_2"] = round(max(runs["4"]["peak_rss_mb"]) / max(runs["2"]["peak_rss_mb"]), 3)
-if baseline:
-    seconds, rss = baseline.split(":")
-    result["baseline_2_ranks"] = {"seconds": round(float(seconds), 2), "peak_rss_mb": [int(x) for x in rss.split(",")]}
-print(json.dumps(result, indent=2))
+corpus="$work/$profile-$pairs.tsv"
+if [ ! -s "$corpus" ]; then
+  "$tdcone" synth --profile "$profile" --pairs "$pairs" --seed 1 --output "$corpus.partial" --force 2>/dev/null
+  mv "$corpus.partial" "$corpus"  # a corpus cut short by an interrupted run is never reused
+fi
+score=(score --input "$corpus" --score-col 3 --id-col 4 --progress-every 0)
+binaries=(new)
+[ -n "$baseline" ] && binaries+=(baseline)
+runs=()
+for n in "${ranks[@]}"; do
+  for r in $(seq "$repeat"); do
+    for b in "${binaries[@]}"; do
+      binary=$tdcone
+      [ "$b" = baseline ] && binary=$baseline
+      read -r s m < <(tdcone=$binary timed_mpi "$n" "$b-$n-$r" "${score[@]}")
+      runs+=("$b:$n:$r:$s:$m")
+    done
+  done
+done
+[ -x "$root/build/tdcone_bench_ceiling" ] || cmake --build "$root/build" --target tdcone_bench_ceiling >&2
+ceiling=$("$root/build/tdcone_bench_ceiling" 2)
+
+/usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$ceiling" "${runs[@]}" <<'PY'
+import json, sys
+import h5py
+import numpy as np
+work, pairs, profile, corpus_bytes, ceiling = sys.argv[1:6]
+result = {"benchmark": "score", "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
+best = {}  # (binary, ranks) -> the fastest of its runs
+for run in sys.argv[6:]:
+    binary, n, r, seconds, rss = run.split(":")
+    key = (binary, int(n))
+    if key not in best or float(seconds) < best[key]["seconds"]:
+        best[key] = {"seconds": float(seconds), "rss_mb": [int(x) for x in rss.split(",")], "file": f"{work}/{binary}-{n}-{r}.h5"}
+with h5py.File(best[("new", min(n for _, n in best))]["file"], "r") as f:
+    corpus = f["corpus"].attrs
+    result.update(nnz=int(corpus["nnz"]), vx=int(corpus["vx"]), vy=int(corpus["vy"]), tdcone=float(corpus["tdcone"]))
+    pairs_table = f["pairs"]
+    result["tokens"] = int(pairs_table["src_len"][()].sum(dtype=np.uint64) + pairs_table["tgt_len"][()].sum(dtype=np.uint64))
+    result["cell_updates"] = int(f.attrs["cell_updates"]) if "cell_updates" in f.attrs else None
+figures = {}
+for (binary, n), run in sorted(best.items()):
+    with h5py.File(run["file"], "r") as f:
+        phases = {k[len("seconds_"):]: round(float(v), 3) for k, v in f.attrs.items() if k.startswith("seconds_")}
+    entry = {"seconds": round(run["seconds"], 2), "phases": phases, "peak_rss_mb": run["rss_mb"],
+             "bytes_per_nnz": round(sum(run["rss_mb"]) * 2**20 / result["nnz"], 1)}
+    if "read" in phases:
+        entry["ns_per_token_read"] = round(phases["read"] * n * 1e9 / result["tokens"], 1)
+    if "align" in phases and result["cell_updates"]:
+        entry["ns_per_cell_update"] = round(phases["align"] * n * 1e9 / result["cell_updates"], 2)
+    figures.setdefault(str(n), {})[binary] = entry
+for n, pair in figures.items():
+    if "baseline" in pair:
+        new, old = pair["new"], pair["baseline"]
+        ratios = {"whole": round(new["seconds"] / old["seconds"], 3)}
+        for phase in new["phases"]:
+            if old["phases"].get(phase):
+                ratios[phase] = round(new["phases"][phase] / old["phases"][phase], 3)
+        ratios["bytes_per_nnz"] = round(new["bytes_per_nnz"] / old["bytes_per_nnz"], 3)
+        pair["new_over_baseline"] = ratios
+result["ranks"] = figures
+if "1" in figures and "2" in figures:
+    result["speedup_1_to_2"] = {b: round(figures["1"][b]["seconds"] / figures["2"][b]["seconds"], 3)
+                                for b in figures["1"] if b in figures["2"] and b != "new_over_baseline"}
+result["parallel_ceiling"] = json.loads(ceiling)
+print(json.dumps(result, indent=1))
 PY

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <iterator>
 
+#include "tdcone/core/release_pages.hpp"
+
 namespace tdcone::text {
 
 void TokenizedShare::shrink_to_fit() {
@@ -18,6 +20,17 @@ std::uint64_t TokenizedShare::bytes() const {
   for (const std::string& id : ids)
     if (id.capacity() > 15) total += id.capacity() + 1;  // beyond the small-string buffer
   return total;
+}
+
+void TokenizedShare::release_types_before(std::size_t end) {
+  if (end <= types_released_before_) return;
+  const std::uint64_t* starts = type_start.data();
+  release_pages(types.data() + starts[2 * types_released_before_], types.data() + starts[2 * end]);
+  if (!type_counts.empty())
+    release_pages(type_counts.data() + starts[2 * types_released_before_], type_counts.data() + starts[2 * end]);
+  // type_start[2 * end] is the first entry still read; the ones before it go.
+  release_pages(starts + 2 * types_released_before_, starts + 2 * end);
+  types_released_before_ = end;
 }
 
 std::size_t TokenizedShare::file_of(std::size_t i) const {

@@ -134,5 +134,27 @@ TEST(TokenizedShare, FileOfFollowsTheSegmentsRead) {
   EXPECT_EQ(share.file_of(9), 3u);
 }
 
+TEST(TokenizedShare, ReleasingAlignedPairsKeepsTheOthersIntact) {
+  TokenizedShare share;
+  constexpr std::size_t kPairs = 100000;  // 8 MB of types: many whole pages
+  for (std::size_t i = 0; i < kPairs; ++i) {
+    share.flags.push_back(0);
+    for (int side = 0; side < 2; ++side) {
+      for (WordId w = 0; w < 5; ++w) share.types.push_back(static_cast<WordId>(i % 1000 + side * 10 + w));
+      share.type_start.push_back(share.types.size());
+    }
+  }
+  share.release_types_before(kPairs / 2);
+  share.release_types_before(kPairs / 4);  // already released: nothing more
+  share.release_types_before(3 * kPairs / 4);
+  for (std::size_t i = 3 * kPairs / 4; i < kPairs; ++i) {
+    const auto x = share.src_types(i), y = share.tgt_types(i);
+    ASSERT_EQ(x.size(), 5u) << i;
+    ASSERT_EQ(y.size(), 5u) << i;
+    ASSERT_EQ(x[0], i % 1000) << i;
+    ASSERT_EQ(y[4], i % 1000 + 14) << i;
+  }
+}
+
 }  // namespace
 }  // namespace tdcone::text

@@ -2,6 +2,7 @@
 // One rank's share of a corpus as word-type sets (io -> text): the tables
 // of its pairs. Reading it, with the pairs numbered over all ranks, is
 // mpi/share_reader.hpp's.
+#include <cassert>
 #include <cstdint>
 #include <span>
 #include <string>
@@ -79,13 +80,21 @@ struct TokenizedShare {
   std::uint64_t bytes() const;
   /// Frees the spare capacity of every vector.
   void shrink_to_fit();
+  /// The word types of pairs [0, end) will not be read again (the score
+  /// engine has aligned them): their pages go back to the system, so the
+  /// alignment matrix grows into the memory the share gives up. Reading them
+  /// after is a logic error (asserted in debug builds).
+  void release_types_before(std::size_t end);
   /// Index of the input file of local pair i.
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
   std::span<const WordId> tgt_types(std::size_t i) const { return span(2 * i + 1); }
 
  private:
+  std::size_t types_released_before_ = 0;
+
   std::span<const WordId> span(std::size_t k) const {
+    assert(k >= 2 * types_released_before_);
     return {types.data() + type_start[k], types.data() + type_start[k + 1]};
   }
 };
