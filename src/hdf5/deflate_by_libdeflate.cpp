@@ -12,16 +12,21 @@
 #include <libdeflate.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstddef>
+#include <cstring>
+#include <vector>
 
 #include "tdcone/hdf5/deflate_by_libdeflate.hpp"
 
 namespace {
 
-// A compressor is large to set up: one is kept per thread, for the last level asked.
+// A compressor is large to set up: one is kept per thread, for the last level
+// asked, with room for what it writes.
 struct Compressor {
   int level = -1;
   libdeflate_compressor* state = nullptr;
+  std::vector<unsigned char> room;
   Compressor() = default;
   Compressor(const Compressor&) = delete;
   Compressor& operator=(const Compressor&) = delete;
@@ -43,13 +48,27 @@ thread_local Compressor compressor;
 
 // zlib's contract: a zlib stream of source in dest; *destLen is the room on
 // entry and the stream's size on return; Z_BUF_ERROR when it does not fit.
+// HDF5 offers zlib's compressBound() as the room. libdeflate's own bound is
+// larger for small inputs, and below it libdeflate may give up on a stream
+// that would fit (a small chunk of random bits): then it writes in a room of
+// ours and the stream is copied.
 extern "C" int compress2(Bytef* dest, uLongf* destLen, const Bytef* source, uLong sourceLen, int level) {
   if (level == Z_DEFAULT_COMPRESSION) level = 6;
   if (level < 0 || level > 9) return Z_STREAM_ERROR;
   libdeflate_compressor* state = compressor.at(level);
   if (state == nullptr) return Z_MEM_ERROR;
-  const std::size_t written = libdeflate_zlib_compress(state, source, sourceLen, dest, *destLen);
-  if (written == 0) return Z_BUF_ERROR;
+  const std::size_t bound = libdeflate_zlib_compress_bound(state, sourceLen);
+  if (*destLen >= bound) {
+    const std::size_t written = libdeflate_zlib_compress(state, source, sourceLen, dest, *destLen);
+    if (written == 0) return Z_BUF_ERROR;
+    *destLen = written;
+    return Z_OK;
+  }
+  std::vector<unsigned char>& room = compressor.room;
+  room.resize(std::max(room.size(), bound));
+  const std::size_t written = libdeflate_zlib_compress(state, source, sourceLen, room.data(), room.size());
+  if (written == 0 || written > *destLen) return Z_BUF_ERROR;
+  std::memcpy(dest, room.data(), written);
   *destLen = written;
   return Z_OK;
 }
