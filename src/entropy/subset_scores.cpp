@@ -1,5 +1,6 @@
 #include "tdcone/entropy/subset_scores.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -206,8 +207,21 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
       row_log[s] += m_log_m(rows.row_total(s));
     }
     q_at_p.assign(p_row.size() * n_subsets, 0);
+    const auto same_column = [&](const MatrixCell& a, const MatrixCell& b) {
+      return layout.column(a.key) == layout.column(b.key);
+    };
+    // The usual row: one group, no reference row, so every cell is alone in
+    // its column and is one term of group 0, with nothing to note for KL.
+    const bool lone_cells =
+        n_groups == 1 && p_row.empty() && std::adjacent_find(row.begin(), row.end(), same_column) == row.end();
+    if (lone_cells) {
+      ExactSum cells;
+      for (const MatrixCell& c : row) cells += m_log_m(c.weight);
+      group_cell_log[0] += cells;
+      group_nnz[0] += row.size();
+    }
     std::size_t j = 0;
-    for (std::size_t i = 0; i < row.size();) {
+    for (std::size_t i = lone_cells ? row.size() : 0; i < row.size();) {
       const std::uint32_t column = layout.column(row[i].key);
       while (j < p_row.size() && p_layout.column(p_row[j].key) < column) ++j;
       const bool at_p = j < p_row.size() && p_layout.column(p_row[j].key) == column;
