@@ -4,15 +4,16 @@
 # alignment, small --memory/--round-size budgets that force many rounds) with
 # both on 1-4 ranks and compares every dataset and attribute of /pairs,
 # /corpus, /shards, /sweep, /labels, /lengths, /selection, /balance and
-# /combinations (run attributes such as phase times aside; GROUPS="pairs
+# /combinations (run attributes such as phase times aside; COMPARE_GROUPS="pairs
 # corpus" compares those only, e.g. against a binary older than a deliberate
 # change of another group). For engine work: the outputs must not move.
 # Prints one line per job and rank count; exit 1 on any difference.
-# Usage: [GROUPS="..."] bench/identical.sh BASE_TDCONE NEW_TDCONE [PAIRS]
+# Usage: [COMPARE_GROUPS="..."] bench/identical.sh BASE_TDCONE NEW_TDCONE [PAIRS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 base=$(realpath "$1") new=$(realpath "$2") pairs=${3:-20000}
-groups=${GROUPS:-pairs corpus shards sweep labels lengths selection balance combinations}
+# Not GROUPS: bash sets that (the user's group ids) and ignores assignments to it.
+groups=${COMPARE_GROUPS:-pairs corpus shards sweep labels lengths selection balance combinations}
 work=$(mktemp -d "${TMPDIR:-/tmp}/tdcone-identical.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 source "$root/scripts/mpi-env.sh"
@@ -28,7 +29,7 @@ for f in part-0?; do cut -f1 "$f" >"$f.src"; cut -f2 "$f" >"$f.tgt"; done
 /usr/bin/python3 - tw.tsv vectors.txt <<'PY'
 import random, sys
 random.seed(4)
-words = sorted({w.lower() for line in open(sys.argv[1], encoding="utf-8") for w in line.split("\t")[1].split()})
+words = sorted({w.lower() for line in open(sys.argv[1], encoding="utf-8") if "\t" in line for w in line.split("\t")[1].split()})  # synth writes some bad lines: no tab
 with open(sys.argv[2], "w") as out:
     for w in words[: len(words) // 2]:
         out.write(w + " " + " ".join("%.4f" % random.uniform(-1, 1) for _ in range(8)) + "\n")
@@ -78,6 +79,7 @@ with h5py.File(a, "r") as A, h5py.File(b, "r") as B:
         for name, d in A[g].items():
             compared += 1
             if name not in B[g] or not same(d[()], B[g][name][()]): problems.append(f"/{g}/{name}")
+if compared == 0: problems.append("no dataset compared")
 print("IDENTICAL" if not problems else "DIFFERENT", what, f"({compared} datasets)", " ".join(problems))
 sys.exit(1 if problems else 0)
 PY

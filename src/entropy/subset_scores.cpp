@@ -1,5 +1,6 @@
 #include "tdcone/entropy/subset_scores.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <span>
@@ -35,10 +36,12 @@ class SubsetRows {
 
   /// Sums the row per group, then per subset.
   void start_row(std::span<const MatrixCell> row) {
-    for (const MatrixCell& c : row) {
-      const std::uint32_t g = layout_.group(c.key);
+    for (std::size_t i = 0; i < row.size();) {  // a run of cells of one group at a time (mostly the whole row)
+      const std::uint32_t g = layout_.group(row[i].key);
+      std::uint64_t sum = 0;
+      for (; i < row.size() && layout_.group(row[i].key) == g; ++i) sum += row[i].weight;
       if (group_[g] == 0) groups_touched_.push_back(g);
-      group_[g] += c.weight;
+      group_[g] += sum;
     }
     for (std::uint32_t g : groups_touched_)
       for (std::uint32_t s : subsets_of(g)) {
@@ -70,10 +73,45 @@ class SubsetRows {
   std::uint64_t cell_weight(std::uint32_t s) const { return cell_[s]; }
 
  private:
-  const mpi::MatrixLayout& layout_;
+  const mpi::MatrixLayout layout_;  // a copy: its fields stay in registers in the loops over cells
   std::vector<std::uint32_t> list_, start_;
   std::vector<std::uint64_t> group_, row_, cell_;
   std::vector<std::uint32_t> groups_touched_, row_touched_, cell_touched_;
+};
+
+// m·ln m of a weight m, as the fixed-point term ExactSum::add makes of it,
+// remembered for the weights met last: most cells hold one of a few weights
+// (one pair's share of a row), and a remembered term is the very term that
+// computing it again would give, so every sum keeps its bits.
+class WeightLogTerms {
+ public:
+  explicit WeightLogTerms(const mpi::WeightScale& scale) : scale_(scale), slots_(std::size_t{1} << kSlotBits) {
+    const ExactSum term_of_one = compute(1);  // every slot holds a valid term from the start
+    for (Slot& slot : slots_) slot = {1, term_of_one};
+  }
+
+  const ExactSum& operator()(std::uint64_t weight) {
+    Slot& slot = slots_[(weight * 0x9e3779b97f4a7c15ull) >> (64 - kSlotBits)];
+    if (slot.weight != weight) slot = {weight, compute(weight)};
+    return slot.term;
+  }
+
+ private:
+  static constexpr unsigned kSlotBits = 12;  // 4096 slots, 96 KiB
+  struct Slot {
+    std::uint64_t weight;
+    ExactSum term;
+  };
+
+  ExactSum compute(std::uint64_t weight) const {
+    const double real = scale_.real(weight);
+    ExactSum term;
+    term.add(real * std::log(real));
+    return term;
+  }
+
+  const mpi::WeightScale& scale_;
+  std::vector<Slot> slots_;
 };
 
 // The number of pairs of every group over all ranks. Collective.
@@ -109,7 +147,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     });
 
   const mpi::WeightScale& q_scale = matrix.scale();
-  const mpi::MatrixLayout& layout = matrix.layout();
+  const mpi::MatrixLayout layout = matrix.layout();  // a copy, as in SubsetRows
   double total_p = 0.0;
   if (reference) {
     std::vector<ExactSum> sum(1);
@@ -127,10 +165,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   std::vector<std::uint64_t> nnz(n_subsets, 0), group_nnz(n_groups, 0);
   SubsetRows rows(groups, layout);
   std::vector<std::uint64_t> q_at_p;  // per reference cell and subset: the corpus weight M_q[x][y]
-  auto m_log_m = [&](std::uint64_t m) {
-    const double real = q_scale.real(m);
-    return real * std::log(real);
-  };
+  WeightLogTerms m_log_m(q_scale);
 
   // KL terms of one reference row x given every subset (SPEC §4).
   auto add_relative_terms = [&](std::span<const MatrixCell> p_row) {
@@ -156,7 +191,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   std::optional<mpi::PartitionedMatrix::RowCursor> p_rows;
   bool p_valid = false;
   if (reference) p_rows.emplace(*reference), p_valid = p_rows->next();
-  const mpi::MatrixLayout& p_layout = reference ? reference->layout() : layout;
+  const mpi::MatrixLayout p_layout = reference ? reference->layout() : layout;
   const double all_rows = static_cast<double>(layout.rows);
   std::uint64_t rows_done = 0;
   while (q_rows.next()) {
@@ -169,17 +204,30 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     rows.start_row(row);
     for (auto s : rows.row_subsets()) {
       total[s].add(q_scale.real(rows.row_total(s)));
-      row_log[s].add(m_log_m(rows.row_total(s)));
+      row_log[s] += m_log_m(rows.row_total(s));
     }
     q_at_p.assign(p_row.size() * n_subsets, 0);
+    const auto same_column = [&](const MatrixCell& a, const MatrixCell& b) {
+      return layout.column(a.key) == layout.column(b.key);
+    };
+    // The usual row: one group, no reference row, so every cell is alone in
+    // its column and is one term of group 0, with nothing to note for KL.
+    const bool lone_cells =
+        n_groups == 1 && p_row.empty() && std::adjacent_find(row.begin(), row.end(), same_column) == row.end();
+    if (lone_cells) {
+      ExactSum cells;
+      for (const MatrixCell& c : row) cells += m_log_m(c.weight);
+      group_cell_log[0] += cells;
+      group_nnz[0] += row.size();
+    }
     std::size_t j = 0;
-    for (std::size_t i = 0; i < row.size();) {
+    for (std::size_t i = lone_cells ? row.size() : 0; i < row.size();) {
       const std::uint32_t column = layout.column(row[i].key);
       while (j < p_row.size() && p_layout.column(p_row[j].key) < column) ++j;
       const bool at_p = j < p_row.size() && p_layout.column(p_row[j].key) == column;
       if (i + 1 == row.size() || layout.column(row[i + 1].key) != column) {  // one group
         const std::uint32_t g = layout.group(row[i].key);
-        group_cell_log[g].add(m_log_m(row[i].weight));
+        group_cell_log[g] += m_log_m(row[i].weight);
         ++group_nnz[g];
         if (at_p)
           for (std::uint32_t s : rows.subsets_of(g)) q_at_p[j * n_subsets + s] = row[i].weight;
@@ -188,7 +236,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
       }
       rows.next_column(row, i);
       for (auto s : rows.cell_subsets()) {
-        cell_log[s].add(m_log_m(rows.cell_weight(s)));
+        cell_log[s] += m_log_m(rows.cell_weight(s));
         ++nnz[s];
         if (at_p) q_at_p[j * n_subsets + s] = rows.cell_weight(s);
       }

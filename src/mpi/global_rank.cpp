@@ -1,7 +1,10 @@
 #include "tdcone/mpi/global_rank.hpp"
 
 #include <algorithm>
+#include <array>
+#include <bit>
 #include <cmath>
+#include <utility>
 
 #include "tdcone/mpi/exchange.hpp"
 
@@ -9,17 +12,53 @@ namespace tdcone::mpi {
 
 namespace {
 
+// A key as an unsigned integer in the order of global_ranks: NaN after all
+// others (every NaN alike), and -0 equal to +0 (they compare equal as doubles).
+std::uint64_t order_of(double key) {
+  if (std::isnan(key)) return ~std::uint64_t{0};
+  const auto bits = std::bit_cast<std::uint64_t>(key == 0.0 ? 0.0 : key);
+  constexpr std::uint64_t sign = std::uint64_t{1} << 63;
+  return bits & sign ? ~bits : bits | sign;
+}
+
 struct Item {
-  double key;
+  std::uint64_t order;  // order_of(key)
   std::uint64_t id;
   std::uint32_t group;  // for the positions within groups; not part of the order
 };
 
-bool before(const Item& a, const Item& b) {
-  const bool a_nan = std::isnan(a.key), b_nan = std::isnan(b.key);
-  if (a_nan != b_nan) return b_nan;
-  if (!a_nan && a.key != b.key) return a.key < b.key;
-  return a.id < b.id;
+bool before(const Item& a, const Item& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; }
+
+// Sorts items that are in id order by (order, id): a stable LSD radix sort on
+// the order's bytes, skipping the bytes that all items share.
+void sort_id_ordered(std::vector<Item>& items) {
+  constexpr int kDigits = 8;
+  std::array<std::array<std::size_t, 256>, kDigits> counts{};
+  for (const Item& item : items)
+    for (int d = 0; d < kDigits; ++d) ++counts[d][(item.order >> (8 * d)) & 0xff];
+  std::vector<Item> scratch(items.size());
+  for (int d = 0; d < kDigits; ++d) {
+    auto& count = counts[d];
+    if (std::find(count.begin(), count.end(), items.size()) != count.end()) continue;  // one value: no move
+    std::size_t start = 0;
+    for (auto& c : count) start += std::exchange(c, start);
+    for (const Item& item : items) scratch[count[(item.order >> (8 * d)) & 0xff]++] = item;
+    items.swap(scratch);
+  }
+}
+
+// Merges the sorted runs [offset[r], offset[r + 1]) of `items`, pairwise.
+void merge_runs(std::vector<Item>& items, std::vector<std::size_t> offset) {
+  while (offset.size() > 2) {
+    std::vector<std::size_t> merged{0};
+    std::size_t r = 0;
+    for (; r + 2 < offset.size(); r += 2) {
+      std::inplace_merge(items.begin() + offset[r], items.begin() + offset[r + 1], items.begin() + offset[r + 2], before);
+      merged.push_back(offset[r + 2]);
+    }
+    if (r + 1 < offset.size()) merged.push_back(offset.back());  // an odd run out
+    offset.swap(merged);
+  }
 }
 
 struct Placed {
@@ -43,8 +82,8 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
   MPI_Comm_size(comm, &n_ranks);
   MPI_Comm_rank(comm, &rank);
   std::vector<Item> items(keys.size());
-  for (std::size_t i = 0; i < keys.size(); ++i) items[i] = {keys[i], first_id + i, n_groups ? groups[i] : 0};
-  std::sort(items.begin(), items.end(), before);
+  for (std::size_t i = 0; i < keys.size(); ++i) items[i] = {order_of(keys[i]), first_id + i, n_groups ? groups[i] : 0};
+  sort_id_ordered(items);
 
   // Splitters from regular samples of every rank's sorted items.
   const std::size_t per_rank = std::min<std::size_t>(items.size(), 32 * static_cast<std::size_t>(n_ranks));
@@ -63,9 +102,10 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
     outbox[dest].push_back(item);
   }
   items = {};
-  auto bucket = all_to_all(comm, outbox).records;
+  auto received = all_to_all(comm, outbox);
   outbox = {};
-  std::sort(bucket.begin(), bucket.end(), before);
+  std::vector<Item> bucket = std::move(received.records);
+  merge_runs(bucket, std::move(received.offset));  // a sorted run from each rank
 
   std::uint64_t before_me = 0, mine = bucket.size();
   MPI_Exscan(&mine, &before_me, 1, MPI_UINT64_T, MPI_SUM, comm);

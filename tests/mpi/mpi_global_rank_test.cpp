@@ -7,7 +7,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <numeric>
 #include <vector>
@@ -64,6 +66,47 @@ TEST(GlobalRanks, AgreeWithASortOfAllItems) {
     EXPECT_EQ(got, std::vector<std::uint64_t>(expected.begin() + mine.first, expected.begin() + mine.first + mine.size))
         << n << " items, rank " << rank;
   }
+}
+
+// Keys whose bits order differently from their values: -0 and +0 (equal, so
+// tied by id), infinities, subnormals, NaNs of either sign and any payload;
+// with thousands of them, and random ones, so every byte of a key tells.
+TEST(GlobalRanks, EveryKindOfDoubleSortsAsComparisonsDo) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  const std::vector<double> special = {0.0,
+                                       -0.0,
+                                       kInf,
+                                       -kInf,
+                                       std::numeric_limits<double>::denorm_min(),
+                                       -std::numeric_limits<double>::denorm_min(),
+                                       std::numeric_limits<double>::min(),
+                                       std::numeric_limits<double>::max(),
+                                       std::numeric_limits<double>::lowest(),
+                                       kNaN,
+                                       -kNaN,
+                                       std::bit_cast<double>(std::uint64_t{0x7ff0000000000001}),
+                                       std::bit_cast<double>(std::uint64_t{0xfff8000000000123}),
+                                       1.0,
+                                       -1.0,
+                                       0.5};
+  const std::size_t n = 4000;
+  std::vector<double> keys(n);
+  std::uint64_t state = 12345;
+  for (std::size_t i = 0; i < n; ++i) {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const double random = std::ldexp(static_cast<double>(state >> 11), -static_cast<int>(state % 80)) *
+                          (state >> 63 ? -1.0 : 1.0);
+    keys[i] = i % 3 == 0 ? special[(i / 3) % special.size()] : random;
+  }
+  const std::vector<std::uint64_t> expected = sorted_positions(keys);
+  const Slice mine = slice_of(n, rank, ranks);
+  const std::vector<double> local(keys.begin() + mine.first, keys.begin() + mine.first + mine.size);
+  EXPECT_EQ(global_ranks(MPI_COMM_WORLD, local, mine.first),
+            std::vector<std::uint64_t>(expected.begin() + mine.first, expected.begin() + mine.first + mine.size))
+      << "rank " << rank;
 }
 
 TEST(GlobalRanks, WithinGroupsCountOnlyTheGroupsItems) {
