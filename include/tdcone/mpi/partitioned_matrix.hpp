@@ -5,10 +5,10 @@
 // matrix of any union of groups can be formed at the owner.
 //
 // Storage follows the data: rows are spread over buckets, each a sorted array
-// of 12-byte cells (32-bit key, 64-bit weight) held in a block of exactly its
-// size. A round's new cells of a bucket are summed in a hash table that stays
-// in cache, sorted once, and merged into the block in place: no slack, about
-// 12 bytes a non-zero.
+// of 12-byte cells (32-bit key, 64-bit weight) in a block of exactly its
+// size. A round's new cells of a row are summed in a hash table that stays in
+// L1; a bucket's are then sorted once and merged with its block into a new
+// one: no slack, about 12 bytes a non-zero.
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
