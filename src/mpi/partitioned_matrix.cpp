@@ -4,6 +4,8 @@
 #include <array>
 #include <bit>
 #include <new>
+
+#include <malloc.h>
 #include <utility>
 
 #include "tdcone/core/error.hpp"
@@ -47,6 +49,9 @@ void sort_cells(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& scratch
     cells.swap(scratch);
   }
 }
+
+// What a malloc block takes from the heap: its usable bytes and the chunk header.
+std::uint64_t block_bytes(void* block) { return block != nullptr ? malloc_usable_size(block) + sizeof(std::size_t) : 0; }
 
 }  // namespace
 
@@ -127,6 +132,7 @@ void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
   auto* merged = static_cast<MatrixCell*>(std::malloc((n_held + n_fresh) * sizeof(MatrixCell)));
   if (merged == nullptr) throw std::bad_alloc();
+  merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(merged));
   std::size_t i = 0, j = 0, out = 0;
   while (i < n_held && j < n_fresh) {
     const MatrixCell a = held[i], b = fresh[j];
@@ -140,6 +146,7 @@ void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>
   std::copy(fresh.begin() + static_cast<std::ptrdiff_t>(j), fresh.end(), merged + out);
   out += n_fresh - j;
   if (out < n_held + n_fresh) merged = static_cast<MatrixCell*>(std::realloc(merged, out * sizeof(MatrixCell)));
+  block_bytes_ += block_bytes(merged) - block_bytes(bucket.cells.get());
   bucket.cells.reset(merged);
   nnz_ += out - n_held;
   bucket.size = out;
@@ -217,7 +224,7 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<cons
 }
 
 std::uint64_t PartitionedMatrix::bytes() const {
-  return nnz_ * sizeof(MatrixCell) + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) +
+  return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) +
          sorted_jobs_.capacity() * sizeof(RowJob) +
          (table_.capacity() + row_start_.capacity() + next_job_.capacity() + count_.capacity()) * 4 +
          buckets_.capacity() * sizeof(Bucket);
@@ -228,6 +235,7 @@ void PartitionedMatrix::finish() {
   for (auto* scratch : {&fresh_, &scratch_}) *scratch = {};
   for (auto* scratch : {&table_, &row_start_, &next_job_, &count_}) *scratch = {};
   sorted_jobs_ = {};
+  merge_peak_ = 0;
 }
 
 bool PartitionedMatrix::RowCursor::next() {

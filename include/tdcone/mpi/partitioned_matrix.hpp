@@ -94,7 +94,7 @@ class PartitionedMatrix {
 
   const MatrixLayout& layout() const { return layout_; }
   const WeightScale& scale() const { return scale_; }
-  /// Bytes held by the cells and the round buffers.
+  /// Bytes held by the cells (as the heap counts them) and the round buffers.
   std::uint64_t bytes() const;
   std::uint64_t nnz() const { return nnz_; }
   /// Cells added so far, before equal keys were summed.
@@ -143,6 +143,9 @@ class PartitionedMatrix {
   WeightScale scale_;
   std::vector<Bucket> buckets_;
   std::uint64_t nnz_ = 0, cell_updates_ = 0;
+  // The heap the buckets' blocks take, and the largest block a merge made
+  // while the one it replaces was still held.
+  std::uint64_t block_bytes_ = 0, merge_peak_ = 0;
   // Round scratch, kept from round to round: the jobs of one add() by row;
   // a bucket's new cells, a row's summed in place through an open-addressing
   // table of 1 + their index in fresh_ (0: empty; its first table_slots_
