@@ -1,5 +1,7 @@
 #include "tdcone/pipeline/accumulate_stage.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -138,6 +140,13 @@ void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMat
   jobs.clear();
 }
 
+// Free bytes inside malloc's heap, less its releasable top: memory the
+// process holds that nothing uses.
+std::uint64_t heap_gap_bytes() {
+  const struct mallinfo2 heap = mallinfo2();
+  return heap.fordblks > heap.keepcost ? heap.fordblks - heap.keepcost : 0;
+}
+
 // The bytes of a rank's matrix as the pairs go by, to project them to the end.
 class MatrixGrowth {
  public:
@@ -222,9 +231,13 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
     const double buffers = static_cast<double>(writer.buffer_bytes() + inbox.records.capacity() * 4 +
                                                jobs.capacity() * sizeof(mpi::RowJob));
     const double matrix_now = static_cast<double>(matrix.bytes());
-    held = static_cast<double>(limits.held_bytes) + matrix_now + buffers;
+    // Also held: the routes and the pairs' TD-CONE of this pass, and the
+    // gaps that blocks freed by the matrix's merges leave in the heap.
+    const double side = static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
+                                            (pair_tdcone ? pair_tdcone->capacity() * sizeof(double) : 0) + heap_gap_bytes());
+    held = static_cast<double>(limits.held_bytes) + matrix_now + side + buffers;
     need.shared = static_cast<double>(limits.shared_bytes);
-    need.split = static_cast<double>(limits.held_bytes - limits.shared_bytes) + growth.at_end(done, matrix_now) +
+    need.split = static_cast<double>(limits.held_bytes - limits.shared_bytes) + side + growth.at_end(done, matrix_now) +
                  growth.per_pass() * limits.later_pass;
     need.buffers = buffers;
     need.buffers_growth = limits.round_growth;
