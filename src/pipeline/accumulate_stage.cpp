@@ -203,6 +203,7 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
   const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
   const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / sizeof(mpi::RowJob), 1024);
   std::vector<mpi::RowJob> jobs;
+  mpi::Received<std::uint32_t> inbox;
   std::size_t next = 0;
   const auto all_pairs = static_cast<double>(share.total_lines);
   int status = 0;
@@ -225,7 +226,7 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
     progress.update(round[3], all_pairs > 0 ? round[3] / all_pairs : 1.0);
     if (round[1] == 0 && round[2] == 0) break;
 
-    const auto inbox = mpi::all_to_all(comm, writer.outbox());
+    mpi::all_to_all(comm, writer.outbox(), inbox);
     status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs, jobs); }, message);
     const double done = all_pairs > 0 ? round[3] / all_pairs : 1.0;
     const double buffers = static_cast<double>(writer.buffer_bytes() + inbox.records.capacity() * 4 +
