@@ -204,6 +204,7 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
   const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / sizeof(mpi::RowJob), 1024);
   std::vector<mpi::RowJob> jobs;
   mpi::Received<std::uint32_t> inbox;
+  const std::uint64_t gaps_before = heap_gap_bytes();  // left by earlier stages: theirs
   std::size_t next = 0;
   const auto all_pairs = static_cast<double>(share.total_lines);
   int status = 0;
@@ -233,9 +234,11 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
                                                jobs.capacity() * sizeof(mpi::RowJob));
     const double matrix_now = static_cast<double>(matrix.bytes());
     // Also held: the routes and the pairs' TD-CONE of this pass, and the
-    // gaps that blocks freed by the matrix's merges leave in the heap.
+    // gaps that blocks freed by the matrix's merges left in the heap.
+    const std::uint64_t gaps = heap_gap_bytes();
     const double side = static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
-                                            (pair_tdcone ? pair_tdcone->capacity() * sizeof(double) : 0) + heap_gap_bytes());
+                                            (pair_tdcone ? pair_tdcone->capacity() * sizeof(double) : 0) +
+                                            (gaps > gaps_before ? gaps - gaps_before : 0));
     held = static_cast<double>(limits.held_bytes) + matrix_now + side + buffers;
     need.shared = static_cast<double>(limits.shared_bytes);
     need.split = static_cast<double>(limits.held_bytes - limits.shared_bytes) + side + growth.at_end(done, matrix_now) +
