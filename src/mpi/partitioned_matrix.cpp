@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <new>
+
+#include <malloc.h>
 #include <utility>
 
 #include "tdcone/core/error.hpp"
@@ -16,17 +19,25 @@ namespace {
 // sorting of them stay within a core's L2 cache.
 constexpr unsigned kMaxRowBits = 6;
 
-// Sorts cells by key: least significant digit first, over the bits in
-// which the keys differ, in as few passes of at most 13 bits (a count table
-// that fits L1) as they take: two for a vocabulary of up to a million words.
-void radix_sort(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& scratch) {
+// 32 KiB of 4-byte slots.
+constexpr std::size_t kTableSlotsInL1 = 8192;
+
+// Sorts cells of distinct keys by key: least significant digit first, over
+// the bits in which the keys differ, with digits no wider than the cells are
+// many (a count table that costs less than its cells and fits L1).
+void sort_cells(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& scratch, std::vector<std::uint32_t>& count) {
+  if (cells.size() < 64) {
+    std::sort(cells.begin(), cells.end(), [](const MatrixCell& a, const MatrixCell& b) { return a.key < b.key; });
+    return;
+  }
   std::uint32_t any = 0, all = ~0u;
   for (const MatrixCell& c : cells) any |= c.key, all &= c.key;
-  const unsigned bits = std::bit_width(any ^ all), passes = (bits + 13) / 14;
+  const unsigned bits = std::bit_width(any ^ all);
+  const unsigned widest = std::clamp<unsigned>(std::bit_width(cells.size()), 6, 12);
+  const unsigned passes = (bits + widest - 1) / widest;
   if (passes == 0) return;
   const unsigned digit_bits = (bits + passes - 1) / passes;
   const std::uint32_t mask = (1u << digit_bits) - 1;
-  static thread_local std::vector<std::uint32_t> count;
   scratch.resize(cells.size());
   for (unsigned d = 0; d < passes; ++d) {
     const unsigned shift = d * digit_bits;
@@ -39,16 +50,8 @@ void radix_sort(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& scratch
   }
 }
 
-// Sums the weights of equal keys of sorted cells, in place.
-void combine(std::vector<MatrixCell>& cells) {
-  std::size_t out = 0;
-  for (std::size_t i = 0; i < cells.size(); ++out) {
-    MatrixCell sum = cells[i++];
-    for (; i < cells.size() && cells[i].key == sum.key; ++i) sum.weight += cells[i].weight;
-    cells[out] = sum;
-  }
-  cells.resize(out);
-}
+// What a malloc block takes from the heap: its usable bytes and the chunk header.
+std::uint64_t block_bytes(void* block) { return block != nullptr ? malloc_usable_size(block) + sizeof(std::size_t) : 0; }
 
 }  // namespace
 
@@ -87,102 +90,164 @@ MatrixLayout MatrixLayout::with_groups(std::size_t groups) const {
 PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
     : layout_(layout), scale_(scale), buckets_(layout.buckets) {}
 
-void PartitionedMatrix::merge_into(std::vector<MatrixCell>& cells, const std::vector<MatrixCell>& fresh) {
-  merged_.clear();
-  std::size_t i = 0, j = 0;
-  while (i < cells.size() && j < fresh.size()) {
-    if (cells[i].key < fresh[j].key) {
-      merged_.push_back(cells[i++]);
-    } else if (fresh[j].key < cells[i].key) {
-      merged_.push_back(fresh[j++]);
-    } else {
-      merged_.push_back({cells[i].key, cells[i].weight + fresh[j].weight});
-      ++i, ++j;
+void PartitionedMatrix::add_to_table(std::uint32_t key, std::uint64_t weight) {
+  const std::size_t last = table_slots_ - 1;
+  for (std::size_t at = (key * 0x9E3779B1u) >> table_shift_;; at = (at + 1) & last) {
+    const std::uint32_t slot = table_[at];
+    if (slot == 0) {
+      fresh_.push_back({key, weight});
+      table_[at] = static_cast<std::uint32_t>(fresh_.size());
+      if ((fresh_.size() - row_first_) * 2 > table_slots_) grow_table();
+      return;
+    }
+    MatrixCell& cell = fresh_[slot - 1];
+    if (cell.key == key) {
+      cell.weight += weight;
+      return;
     }
   }
-  merged_.insert(merged_.end(), cells.begin() + static_cast<std::ptrdiff_t>(i), cells.end());
-  merged_.insert(merged_.end(), fresh.begin() + static_cast<std::ptrdiff_t>(j), fresh.end());
-  bytes_ -= cells.capacity() * sizeof(MatrixCell);
-  cells.assign(merged_.begin(), merged_.end());  // exactly sized: no slack kept per bucket
-  bytes_ += cells.capacity() * sizeof(MatrixCell);
+}
+
+void PartitionedMatrix::clear_table(std::size_t slots) {
+  table_slots_ = slots;
+  table_shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots));
+  if (table_.size() < slots) table_.resize(slots);
+  std::fill_n(table_.begin(), slots, 0u);
+}
+
+void PartitionedMatrix::grow_table() {
+  clear_table(2 * table_slots_);
+  const std::size_t last = table_slots_ - 1;
+  for (std::size_t i = row_first_; i < fresh_.size(); ++i) {
+    std::size_t at = (fresh_[i].key * 0x9E3779B1u) >> table_shift_;
+    while (table_[at] != 0) at = (at + 1) & last;
+    table_[at] = static_cast<std::uint32_t>(i + 1);
+  }
+}
+
+void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>& fresh) {
+  // One pass into a new block, without branches on the keys (which side
+  // comes next is a coin toss), then cut to size in place.
+  const MatrixCell* held = bucket.cells.get();
+  const std::size_t n_held = bucket.size, n_fresh = fresh.size();
+  auto* merged = static_cast<MatrixCell*>(std::malloc((n_held + n_fresh) * sizeof(MatrixCell)));
+  if (merged == nullptr) throw std::bad_alloc();
+  merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(merged));
+  std::size_t i = 0, j = 0, out = 0;
+  while (i < n_held && j < n_fresh) {
+    const MatrixCell a = held[i], b = fresh[j];
+    const bool take_held = a.key <= b.key, take_fresh = b.key <= a.key;
+    merged[out++] = {take_held ? a.key : b.key, (take_held ? a.weight : 0) + (take_fresh ? b.weight : 0)};
+    i += take_held;
+    j += take_fresh;
+  }
+  std::copy(held + i, held + n_held, merged + out);
+  out += n_held - i;
+  std::copy(fresh.begin() + static_cast<std::ptrdiff_t>(j), fresh.end(), merged + out);
+  out += n_fresh - j;
+  if (out < n_held + n_fresh) merged = static_cast<MatrixCell*>(std::realloc(merged, out * sizeof(MatrixCell)));
+  block_bytes_ += block_bytes(merged) - block_bytes(bucket.cells.get());
+  bucket.cells.reset(merged);
+  nnz_ += out - n_held;
+  bucket.size = out;
 }
 
 void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<const RowJob> jobs) {
   const std::uint32_t bucket_mask = layout_.buckets - 1;
-  const unsigned bucket_bits = std::countr_zero(layout_.buckets);
-  // Counting sort of the jobs by bucket (copied, so they are then read in
-  // order): a bucket's new cells are made, sorted and merged in one go.
-  bucket_start_.assign(layout_.buckets + 1, 0);
-  for (const RowJob& job : jobs) ++bucket_start_[((job.row - layout_.first_row) & bucket_mask) + 1];
-  for (std::size_t b = 0; b < layout_.buckets; ++b) bucket_start_[b + 1] += bucket_start_[b];
+  const unsigned bucket_bits = std::countr_zero(layout_.buckets), row_bits = layout_.row_bits;
+  // A row's place in the walk: its bucket, then its row in the bucket.
+  auto place = [&](std::uint32_t row) {
+    const std::uint32_t local = row - layout_.first_row;
+    return ((local & bucket_mask) << row_bits) | (local >> bucket_bits);
+  };
+  // Counting sort of the jobs by row (copied, so they are then read in
+  // order): a row's new cells are summed in a table that stays in L1, and a
+  // bucket's are sorted and merged in one go.
+  const std::size_t places = std::size_t{layout_.buckets} << row_bits;
+  row_start_.assign(places + 1, 0);
+  for (const RowJob& job : jobs) ++row_start_[place(job.row) + 1];
+  for (std::size_t r = 0; r < places; ++r) row_start_[r + 1] += row_start_[r];
   sorted_jobs_.resize(jobs.size());
-  next_job_.assign(bucket_start_.begin(), bucket_start_.end() - 1);
-  for (const RowJob& job : jobs) sorted_jobs_[next_job_[(job.row - layout_.first_row) & bucket_mask]++] = job;
+  next_job_.assign(row_start_.begin(), row_start_.end() - 1);
+  for (const RowJob& job : jobs) sorted_jobs_[next_job_[place(job.row)]++] = job;
 
   const unsigned column_shift = layout_.group_bits, row_shift = layout_.column_bits + layout_.group_bits;
   const std::uint64_t one = scale_.fixed(1.0);
   constexpr std::size_t kPrefetchAhead = 8;  // jobs: their messages are scattered over the receive buffer
-  for (std::size_t b = 0; b < layout_.buckets; ++b) {
-    if (bucket_start_[b] == bucket_start_[b + 1]) continue;
-    fresh_.clear();
-    auto spread = [this, column_shift](std::uint32_t base, const std::uint32_t* columns, std::uint32_t n, auto weight) {
-      for (std::uint32_t t = 0; t < n; ++t) fresh_.push_back({base | (columns[t] << column_shift), weight(t)});
-    };
-    for (std::uint32_t k = bucket_start_[b]; k < bucket_start_[b + 1]; ++k) {
-      if (k + kPrefetchAhead < sorted_jobs_.size()) __builtin_prefetch(words.data() + sorted_jobs_[k + kPrefetchAhead].message);
-      const RowJob& job = sorted_jobs_[k];
-      const std::uint32_t* header = words.data() + job.message;
-      const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
-      const std::uint32_t* yo = header + pair_rows::kHeaderWords;
-      const auto base = static_cast<std::uint32_t>((std::uint64_t{(job.row - layout_.first_row) >> bucket_bits} << row_shift) | group);
-      if (job.index < n_same) {  // rule 1
-        fresh_.push_back({base | (job.row << column_shift), one});
-      } else if (job.index == n_same + n_rows) {  // rule 3
-        const std::uint64_t share = scale_.fixed(1.0 / n_yo);
-        spread(base, yo, n_yo, [share](std::uint32_t) { return share; });
-      } else if (flags & pair_rows::weighted) {  // rule 2, static
-        if (n_yo == 0) fresh_.push_back({base, one});
-        const std::uint32_t* w = yo + n_yo + n_same + n_rows + std::size_t{2} * (job.index - n_same) * n_yo;
-        spread(base, yo, n_yo, [w](std::uint32_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); });
-      } else {  // rule 2, uniform
-        const std::uint64_t share = scale_.fixed(1.0 / (n_yo + 1.0));
-        spread(base, yo, n_yo, [share](std::uint32_t) { return share; });
-        fresh_.push_back({base, share});  // column 0: NULL
+  std::uint64_t updates = 0;
+  auto spread = [this, column_shift](std::uint32_t base, const std::uint32_t* columns, std::uint32_t n, auto weight) {
+    for (std::uint32_t t = 0; t < n; ++t) add_to_table(base | (columns[t] << column_shift), weight(t));
+  };
+  fresh_.clear();
+  for (std::size_t r = 0; r < places; ++r) {
+    const std::uint32_t first = row_start_[r], end = row_start_[r + 1];
+    if (first < end) {
+      // About three new cells a job, at most a table that fits L1; rows with more grow it.
+      clear_table(std::bit_ceil(std::clamp<std::size_t>(std::size_t{8} * (end - first), 16, kTableSlotsInL1)));
+      row_first_ = fresh_.size();
+      const auto base = static_cast<std::uint32_t>((r & ((std::size_t{1} << row_bits) - 1)) << row_shift);
+      for (std::uint32_t k = first; k < end; ++k) {
+        if (k + kPrefetchAhead < sorted_jobs_.size()) __builtin_prefetch(words.data() + sorted_jobs_[k + kPrefetchAhead].message);
+        const RowJob& job = sorted_jobs_[k];
+        const std::uint32_t* header = words.data() + job.message;
+        const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
+        const std::uint32_t* yo = header + pair_rows::kHeaderWords;
+        const std::uint32_t row_group = base | group;
+        if (job.index < n_same) {  // rule 1
+          add_to_table(row_group | (job.row << column_shift), one);
+          ++updates;
+        } else if (job.index == n_same + n_rows) {  // rule 3
+          const std::uint64_t share = scale_.fixed(1.0 / n_yo);
+          spread(row_group, yo, n_yo, [share](std::uint32_t) { return share; });
+          updates += n_yo;
+        } else if (flags & pair_rows::weighted) {  // rule 2, static
+          if (n_yo == 0) add_to_table(row_group, one), ++updates;
+          const std::uint32_t* w = yo + n_yo + n_same + n_rows + std::size_t{2} * (job.index - n_same) * n_yo;
+          spread(row_group, yo, n_yo, [w](std::uint32_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); });
+          updates += n_yo;
+        } else {  // rule 2, uniform
+          const std::uint64_t share = scale_.fixed(1.0 / (n_yo + 1.0));
+          spread(row_group, yo, n_yo, [share](std::uint32_t) { return share; });
+          add_to_table(row_group, share);  // column 0: NULL
+          updates += n_yo + 1;
+        }
       }
     }
-    radix_sort(fresh_, scratch_);
-    combine(fresh_);
-    merge_into(buckets_[b], fresh_);
+    // The bucket's last row: its new cells go in.
+    if ((r + 1) % (std::size_t{1} << row_bits) == 0 && !fresh_.empty()) {
+      sort_cells(fresh_, scratch_, count_);
+      merge_into(buckets_[r >> row_bits], fresh_);
+      fresh_.clear();
+    }
   }
+  cell_updates_ += updates;
 }
 
 std::uint64_t PartitionedMatrix::bytes() const {
-  return bytes_ + (fresh_.capacity() + scratch_.capacity() + merged_.capacity()) * sizeof(MatrixCell) +
-         sorted_jobs_.capacity() * sizeof(RowJob) + (bucket_start_.capacity() + next_job_.capacity()) * 4 +
-         buckets_.capacity() * sizeof(buckets_[0]);
-}
-
-std::uint64_t PartitionedMatrix::nnz() const {
-  std::uint64_t n = 0;
-  for (const auto& cells : buckets_) n += cells.size();
-  return n;
+  return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) +
+         sorted_jobs_.capacity() * sizeof(RowJob) +
+         (table_.capacity() + row_start_.capacity() + next_job_.capacity() + count_.capacity()) * 4 +
+         buckets_.capacity() * sizeof(Bucket);
 }
 
 void PartitionedMatrix::finish() {
-  // The round scratch buffers go; the buckets are the sorted rows already.
-  for (auto* scratch : {&fresh_, &scratch_, &merged_}) *scratch = {};
+  // The round scratch goes; the buckets are the sorted rows already.
+  for (auto* scratch : {&fresh_, &scratch_}) *scratch = {};
+  for (auto* scratch : {&table_, &row_start_, &next_job_, &count_}) *scratch = {};
   sorted_jobs_ = {};
+  merge_peak_ = 0;
 }
 
 bool PartitionedMatrix::RowCursor::next() {
   const unsigned row_shift = m_.layout_.column_bits + m_.layout_.group_bits;
-  while (bucket_ < m_.buckets_.size() && at_ >= m_.buckets_[bucket_].size()) ++bucket_, at_ = 0;
+  while (bucket_ < m_.buckets_.size() && at_ >= m_.buckets_[bucket_].size) ++bucket_, at_ = 0;
   if (bucket_ == m_.buckets_.size()) return false;
-  const auto& cells = m_.buckets_[bucket_];
+  const MatrixCell* cells = m_.buckets_[bucket_].cells.get();
+  const std::size_t size = m_.buckets_[bucket_].size;
   const std::uint64_t row = std::uint64_t{cells[at_].key} >> row_shift;
   std::size_t end = at_;
-  while (end < cells.size() && (std::uint64_t{cells[end].key} >> row_shift) == row) ++end;
-  cells_ = {cells.data() + at_, end - at_};
+  while (end < size && (std::uint64_t{cells[end].key} >> row_shift) == row) ++end;
+  cells_ = {cells + at_, end - at_};
   position_ = (std::uint64_t{bucket_} << m_.layout_.row_bits) | row;
   row_id_ = m_.layout_.first_row + static_cast<std::uint32_t>(row * m_.layout_.buckets + bucket_);
   at_ = end;

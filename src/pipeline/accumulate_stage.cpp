@@ -1,5 +1,7 @@
 #include "tdcone/pipeline/accumulate_stage.hpp"
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <cmath>
 #include <iterator>
@@ -138,6 +140,13 @@ void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMat
   jobs.clear();
 }
 
+// Free bytes inside malloc's heap, less its releasable top: memory the
+// process holds that nothing uses.
+std::uint64_t heap_gap_bytes() {
+  const struct mallinfo2 heap = mallinfo2();
+  return heap.fordblks > heap.keepcost ? heap.fordblks - heap.keepcost : 0;
+}
+
 // The bytes of a rank's matrix as the pairs go by, to project them to the end.
 class MatrixGrowth {
  public:
@@ -194,6 +203,8 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
   const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
   const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / sizeof(mpi::RowJob), 1024);
   std::vector<mpi::RowJob> jobs;
+  mpi::Received<std::uint32_t> inbox;
+  const std::uint64_t gaps_before = heap_gap_bytes();  // left by earlier stages: theirs
   std::size_t next = 0;
   const auto all_pairs = static_cast<double>(share.total_lines);
   int status = 0;
@@ -216,15 +227,21 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
     progress.update(round[3], all_pairs > 0 ? round[3] / all_pairs : 1.0);
     if (round[1] == 0 && round[2] == 0) break;
 
-    const auto inbox = mpi::all_to_all(comm, writer.outbox());
+    mpi::all_to_all(comm, writer.outbox(), inbox);
     status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs, jobs); }, message);
     const double done = all_pairs > 0 ? round[3] / all_pairs : 1.0;
     const double buffers = static_cast<double>(writer.buffer_bytes() + inbox.records.capacity() * 4 +
                                                jobs.capacity() * sizeof(mpi::RowJob));
     const double matrix_now = static_cast<double>(matrix.bytes());
-    held = static_cast<double>(limits.held_bytes) + matrix_now + buffers;
+    // Also held: the routes and the pairs' TD-CONE of this pass, and the
+    // gaps that blocks freed by the matrix's merges left in the heap.
+    const std::uint64_t gaps = heap_gap_bytes();
+    const double side = static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
+                                            (pair_tdcone ? pair_tdcone->capacity() * sizeof(double) : 0) +
+                                            (gaps > gaps_before ? gaps - gaps_before : 0));
+    held = static_cast<double>(limits.held_bytes) + matrix_now + side + buffers;
     need.shared = static_cast<double>(limits.shared_bytes);
-    need.split = static_cast<double>(limits.held_bytes - limits.shared_bytes) + growth.at_end(done, matrix_now) +
+    need.split = static_cast<double>(limits.held_bytes - limits.shared_bytes) + side + growth.at_end(done, matrix_now) +
                  growth.per_pass() * limits.later_pass;
     need.buffers = buffers;
     need.buffers_growth = limits.round_growth;

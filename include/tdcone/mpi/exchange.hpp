@@ -18,9 +18,10 @@ struct Received {
 /// Sends outbox[r] to rank r (counted in records, so large exchanges do not
 /// overflow MPI's int byte counts). Point to point from each outbox vector
 /// into one receive buffer: the records are not copied into a send buffer
-/// first. Collective.
+/// first. Into `in`, whose buffers are reused: a round after round exchange
+/// keeps its pages. Collective.
 template <class T>
-Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox) {
+void all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox, Received<T>& in) {
   static_assert(std::is_trivially_copyable_v<T>);
   int n_ranks = 1;
   MPI_Comm_size(comm, &n_ranks);
@@ -31,7 +32,6 @@ Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox)
   std::vector<int> send_counts(n_ranks), recv_counts(n_ranks);
   for (int r = 0; r < n_ranks; ++r) send_counts[r] = static_cast<int>(outbox[r].size());
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
-  Received<T> in;
   in.offset.assign(n_ranks + 1, 0);
   for (int r = 0; r < n_ranks; ++r) in.offset[r + 1] = in.offset[r] + recv_counts[r];
   in.records.resize(in.offset[n_ranks]);
@@ -45,6 +45,13 @@ Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox)
       MPI_Isend(outbox[r].data(), send_counts[r], record, r, 0, comm, &requests.emplace_back());
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   MPI_Type_free(&record);
+}
+
+/// The same into a new Received. Collective.
+template <class T>
+Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox) {
+  Received<T> in;
+  all_to_all(comm, outbox, in);
   return in;
 }
 

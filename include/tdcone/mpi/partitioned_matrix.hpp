@@ -5,11 +5,14 @@
 // matrix of any union of groups can be formed at the owner.
 //
 // Storage follows the data: rows are spread over buckets, each a sorted array
-// of 12-byte cells (32-bit key, 64-bit weight). A round's new cells of a
-// bucket are made, radix-sorted and combined within cache, then merged into
-// it: no hash table, no slack, about 12 bytes a non-zero.
+// of 12-byte cells (32-bit key, 64-bit weight) in a block of exactly its
+// size. A round's new cells of a row are summed in a hash table that stays in
+// L1; a bucket's are then sorted once and merged with its block into a new
+// one: no slack, about 12 bytes a non-zero.
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -91,9 +94,11 @@ class PartitionedMatrix {
 
   const MatrixLayout& layout() const { return layout_; }
   const WeightScale& scale() const { return scale_; }
-  /// Bytes held by the cells and the round buffers.
+  /// Bytes held by the cells (as the heap counts them) and the round buffers.
   std::uint64_t bytes() const;
-  std::uint64_t nnz() const;
+  std::uint64_t nnz() const { return nnz_; }
+  /// Cells added so far, before equal keys were summed.
+  std::uint64_t cell_updates() const { return cell_updates_; }
 
   /// Walks the rows, in an order shared by every matrix of
   /// the same layout rows and buckets: `position()` grows along the walk.
@@ -116,17 +121,41 @@ class PartitionedMatrix {
   };
 
  private:
-  /// Merges sorted, combined `fresh` cells into the sorted `cells` of a bucket.
-  void merge_into(std::vector<MatrixCell>& cells, const std::vector<MatrixCell>& fresh);
+  struct FreeCells {
+    void operator()(MatrixCell* cells) const { std::free(cells); }
+  };
+  // A bucket's cells, sorted by key, in a malloc block of exactly `size` cells.
+  struct Bucket {
+    std::unique_ptr<MatrixCell, FreeCells> cells;
+    std::size_t size = 0;
+  };
+
+  /// Sums `weight` into the current row's new cell `key`.
+  inline void add_to_table(std::uint32_t key, std::uint64_t weight);
+  /// Empties the table, with `slots` (a power of two) in use.
+  void clear_table(std::size_t slots);
+  /// Doubles the table's slots (the row's new cells grew past half of them).
+  void grow_table();
+  /// Merges sorted, combined `fresh` cells into the sorted cells of `bucket`.
+  void merge_into(Bucket& bucket, const std::vector<MatrixCell>& fresh);
 
   MatrixLayout layout_;
   WeightScale scale_;
-  std::vector<std::vector<MatrixCell>> buckets_;  // sorted by key
-  std::uint64_t bytes_ = 0;
-  // Round scratch: the jobs of one add() by bucket; a bucket's new cells, sorted and merged.
+  std::vector<Bucket> buckets_;
+  std::uint64_t nnz_ = 0, cell_updates_ = 0;
+  // The heap the buckets' blocks take, and the largest block a merge made
+  // while the one it replaces was still held.
+  std::uint64_t block_bytes_ = 0, merge_peak_ = 0;
+  // Round scratch, kept from round to round: the jobs of one add() by row;
+  // a bucket's new cells, a row's summed in place through an open-addressing
+  // table of 1 + their index in fresh_ (0: empty; its first table_slots_
+  // slots in use), then sorted.
   std::vector<RowJob> sorted_jobs_;
-  std::vector<MatrixCell> fresh_, scratch_, merged_;
-  std::vector<std::uint32_t> bucket_start_, next_job_;
+  std::vector<MatrixCell> fresh_, scratch_;
+  std::vector<std::uint32_t> table_;
+  std::size_t table_slots_ = 0, row_first_ = 0;
+  unsigned table_shift_ = 32;
+  std::vector<std::uint32_t> row_start_, next_job_, count_;
 };
 
 }  // namespace tdcone::mpi
