@@ -194,7 +194,7 @@ mpi::CollectiveError over_budget_error(const boost::mpi::communicator& comm, con
 
 }  // namespace
 
-void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
+void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& share,
                 std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner, const WordRoutes& routes,
                 mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, const ProgressCallback& progress,
                 std::vector<double>* pair_tdcone) {
@@ -214,7 +214,12 @@ void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare
   double held = 0;
   bool over_budget = false;
   for (;;) {
-    if (status == 0) status = mpi::run_local_step([&] { writer.fill(next, round_words); }, message);
+    if (status == 0) {
+      status = mpi::run_local_step([&] {
+        writer.fill(next, round_words);
+        share.release_types_before(next);  // encoded: the messages carry them now
+      }, message);
+    }
     // One agreement a round: failures, pairs left, words to send, pairs done, ranks over the budget.
     std::uint64_t words = 0;
     for (const auto& box : writer.outbox()) words += box.size();

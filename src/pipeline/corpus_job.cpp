@@ -113,7 +113,7 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusConf
   return job;
 }
 
-JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineSettings& engine,
+JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job, const EngineSettings& engine,
                            const ReferenceConfig& reference, const entropy::PairGroups& groups,
                            std::span<const std::uint32_t> rank_groups, std::uint32_t rank_group_count) {
   EngineConfig config;

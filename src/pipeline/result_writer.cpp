@@ -156,6 +156,7 @@ void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with
   set_attribute(file, schema::root::peak_rss_bytes, peak);
   set_attribute(file, schema::root::peak_rss_bytes_per_rank, per_rank);
   set_attribute(file, schema::root::memory_budget_bytes, scores.memory_budget);
+  set_attribute(file, schema::root::cell_updates, scores.cell_updates);
 }
 
 void write_label_table(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::vector<std::string>& names,

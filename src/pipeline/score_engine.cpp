@@ -1,8 +1,12 @@
 #include "tdcone/pipeline/score_engine.hpp"
 
+#include <boost/mpi/collectives/all_reduce.hpp>
+
 #include <algorithm>
 #include <cstdio>
+#include <functional>
 #include <optional>
+#include <stdexcept>
 
 #include "tdcone/align/embeddings.hpp"
 #include "tdcone/core/error.hpp"
@@ -53,9 +57,11 @@ class PhaseClock {
 
 }  // namespace
 
-EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::TokenizedShare& corpus,
-                              const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
+EngineResult run_score_engine(const boost::mpi::communicator& comm, text::TokenizedShare& corpus,
+                              text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
                               const entropy::PairGroups& groups, const EngineConfig& config) {
+  if (corpus.types_released_before() > 0 || (reference && reference->types_released_before() > 0))
+    throw std::logic_error("run_score_engine: a share whose types an earlier run released (score a copy)");
   // The shares stay in memory throughout; a budget too small for them is refused after the first round, measured.
   const std::uint64_t held = corpus.bytes() + (reference ? reference->bytes() : 0) + vocabulary.bytes();
   EngineResult result;
@@ -100,6 +106,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::
     accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress.callback(), nullptr);
   }
   if (p) p->finish();
+  result.cell_updates = boost::mpi::all_reduce(comm, q.cell_updates() + (p ? p->cell_updates() : 0), std::plus<>());
   clock.lap("align");
 
   {

@@ -27,7 +27,7 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
   if (config.by_label != config.labels.given())
     mpi::fail_everywhere(config.by_label ? "--by-label needs --label-cols (TSV) or --label-fields (JSONL)"
                                          : "labels are read for --by-label: add it (or use tdcone balance)", 2);
-  const CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output, &config.labels);
+  CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output, &config.labels);
   // The counts are global, so every rank stops here together: a shard per line
   // at most, or a typo's billions of shards would take their memory first.
   if (config.shards > job.counts.scored)

@@ -13,7 +13,7 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
                          "a score column into one TSV (paste src tgt scores > corpus.tsv) and give --input with --score-col 3", 2);
   if (!config.corpus.read_options().fields.has_score())
     mpi::fail_everywhere("tdcone sweep needs a score: give --score-col (TSV) or --score-field (JSONL)", 2);
-  const CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output);
+  CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output);
   entropy::ThresholdGroups subsets;
   mpi::collective_step(comm, [&] {
     subsets = entropy::threshold_groups(comm, job.share, config.thresholds, config.sample, config.seed);

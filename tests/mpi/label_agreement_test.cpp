@@ -302,9 +302,13 @@ TEST_F(LabelsOverRanksTest, LabelSubsetsWithShardsEqualEachAlone) {
     ASSERT_EQ(combined.subsets_of_group[combined.group_of_pair[i]], subsets) << "pair " << job.share.first_pair_id + i;
   }
 
-  const pipeline::JobScores both = pipeline::score_corpus_job(world, job, {}, {}, combined);
-  const pipeline::JobScores labels_alone = pipeline::score_corpus_job(world, job, {}, {}, label_sets.groups);
-  const pipeline::JobScores shards_alone = pipeline::score_corpus_job(world, job, {}, {}, shard_sets);
+  auto score = [&](const entropy::PairGroups& groups) {  // a job is scored once: each run gets its own copy
+    pipeline::CorpusJob copy = job;
+    return pipeline::score_corpus_job(world, copy, {}, {}, groups);
+  };
+  const pipeline::JobScores both = score(combined);
+  const pipeline::JobScores labels_alone = score(label_sets.groups);
+  const pipeline::JobScores shards_alone = score(shard_sets);
   ASSERT_EQ(both.subsets.size(), combined.subset_count);
   ASSERT_EQ(labels_alone.subsets.size(), label_sets.groups.subset_count);
   ASSERT_EQ(shards_alone.subsets.size(), 1 + shards);

@@ -55,7 +55,7 @@ Result score(const bmpi::communicator& comm, const pipeline::CorpusConfig& corpu
              const pipeline::ReferenceConfig& reference = {}, const pipeline::EngineSettings& engine = {}) {
   pipeline::OutputConfig output;
   output.output = (fs::temp_directory_path() / "tdcone-never-written.h5").string();
-  const pipeline::CorpusJob job = pipeline::read_corpus_job(comm, corpus, reference, output);
+  pipeline::CorpusJob job = pipeline::read_corpus_job(comm, corpus, reference, output);
   Result r;
   entropy::PairGroups groups = entropy::corpus_groups(job.share);
   if (subsets.shards > 0)
@@ -66,6 +66,12 @@ Result score(const bmpi::communicator& comm, const pipeline::CorpusConfig& corpu
     groups = t.groups;
     r.masks = gather_in_order(comm, t.mask_of_pair);
   }
+  if (comm.size() == 1)  // before scoring: the engine releases the types it aligns
+    for (std::size_t i = 0; i < job.share.size(); ++i) {
+      const auto src = job.share.src_types(i), tgt = job.share.tgt_types(i);
+      r.types.push_back({{src.begin(), src.end()}, {tgt.begin(), tgt.end()}});
+      r.scored.push_back(!(job.share.flags[i] & schema::bad_line));
+    }
   const pipeline::JobScores scores = pipeline::score_corpus_job(comm, job, engine, reference, groups);
   r.subsets = scores.subsets;
   r.vx = scores.input_types;
@@ -74,12 +80,6 @@ Result score(const bmpi::communicator& comm, const pipeline::CorpusConfig& corpu
   r.groups = gather_in_order(comm, groups.group_of_pair);
   r.pair_tdcone = gather_in_order(comm, scores.pair_tdcone);
   r.ranks = gather_in_order(comm, scores.pair_rank);
-  if (comm.size() == 1)
-    for (std::size_t i = 0; i < job.share.size(); ++i) {
-      const auto src = job.share.src_types(i), tgt = job.share.tgt_types(i);
-      r.types.push_back({{src.begin(), src.end()}, {tgt.begin(), tgt.end()}});
-      r.scored.push_back(!(job.share.flags[i] & schema::bad_line));
-    }
   return r;
 }
 

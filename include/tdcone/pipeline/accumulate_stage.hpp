@@ -34,11 +34,12 @@ struct AccumulateLimits {
 
 /// Adds every scored pair of `share` to `matrix`, pair i in group
 /// group_of_pair[i] (all in group 0 when it is empty). With `pair_tdcone`,
-/// also each pair's own TD-CONE (NaN for bad lines). Throws a CollectiveError
+/// also each pair's own TD-CONE (NaN for bad lines). The types of the pairs
+/// already sent are released round by round (release_types_before). Throws a CollectiveError
 /// on every rank when any rank fails, e.g. when its part of the matrix
 /// outgrows the budget (exit status 2, with the memory or ranks it needs).
 /// Collective.
-void accumulate(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
+void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& share,
                 std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner, const WordRoutes& routes,
                 mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, const ProgressCallback& progress,
                 std::vector<double>* pair_tdcone);

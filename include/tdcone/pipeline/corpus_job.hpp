@@ -55,10 +55,11 @@ struct JobScores : EngineResult {
 
 /// Runs the score engine on the job (TD-CONE of the corpus, its pairs and the
 /// subsets of `groups`; TD-CONE_REL with a reference; with `rank_groups`,
-/// every pair's rank within its rank group too). Stops every rank with exit
+/// every pair's rank within its rank group too). The shares' word types are
+/// released as the engine aligns them: a job is scored once. Stops every rank with exit
 /// status 2 when --memory is too small. Rank 0 warns of a side with too few
 /// word types to be text (a label or score column). Collective.
-JobScores score_corpus_job(const boost::mpi::communicator& comm, const CorpusJob& job, const EngineSettings& engine,
+JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job, const EngineSettings& engine,
                            const ReferenceConfig& reference, const entropy::PairGroups& groups,
                            std::span<const std::uint32_t> rank_groups = {}, std::uint32_t rank_group_count = 0);
 

@@ -45,14 +45,17 @@ struct EngineResult {
   std::vector<std::uint64_t> pair_rank_in_group;  // per local pair, with EngineConfig::rank_groups (0: in none)
   std::vector<entropy::SubsetScore> subsets;  // subset 0 = the corpus
   std::uint64_t input_types = 0;              // |V_x| of the corpus
+  std::uint64_t cell_updates = 0;             // cells added to M (and P) over all ranks, before combining
   std::vector<PhaseTime> phases;              // wall time of each stage
 };
 
 /// Scores `corpus` and the subsets of `groups` (and, with `reference`,
 /// TD-CONE_REL of it given each). Both shares intern into `vocabulary`.
+/// Their word types are released as they are aligned (release_types_before):
+/// the matrix grows into that memory; everything else in the shares stays.
 /// An error on any rank throws the same CollectiveError on every rank. Collective.
-EngineResult run_score_engine(const boost::mpi::communicator& comm, const text::TokenizedShare& corpus,
-                              const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
+EngineResult run_score_engine(const boost::mpi::communicator& comm, text::TokenizedShare& corpus,
+                              text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
                               const entropy::PairGroups& groups, const EngineConfig& config);
 
 }  // namespace tdcone::pipeline

@@ -77,6 +77,9 @@ inline constexpr Attribute peak_rss_bytes_per_rank{group, "peak_rss_bytes_per_ra
                                                    "each rank's peak resident memory, comma-separated (with /corpus)"};
 inline constexpr Attribute memory_budget_bytes{group, "memory_budget_bytes", Type::u64, Presence::optional,
                                                "memory budget per rank (with /corpus)"};
+inline constexpr Attribute cell_updates{group, "cell_updates", Type::u64, Presence::optional,
+                                        "cells added to the alignment matrix before combining, over all ranks and "
+                                        "passes: the work of the align phase (with /corpus)"};
 inline constexpr Attribute inputs{group, "inputs", Type::string, Presence::legacy,
                                   "input paths, one a line (now the /inputs table)"};
 inline constexpr Attribute input_sizes{group, "input_sizes", Type::u64_array, Presence::legacy, "now /inputs/size"};

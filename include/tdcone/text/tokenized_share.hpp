@@ -85,6 +85,8 @@ struct TokenizedShare {
   /// alignment matrix grows into the memory the share gives up. Reading them
   /// after is a logic error (asserted in debug builds).
   void release_types_before(std::size_t end);
+  /// Pairs whose types were released (0: all can be read).
+  std::size_t types_released_before() const { return types_released_before_; }
   /// Index of the input file of local pair i.
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
