@@ -1,31 +1,64 @@
 #include "tdcone/text/vocabulary.hpp"
 
+#include <xxhash.h>
+
+#include <cstring>
+
 namespace tdcone::text {
 
-Vocabulary::Vocabulary() { words_.emplace_back(); }  // id 0: NULL
+namespace {
 
-// Debian's abseil has its own string_view type.
-static absl::string_view key(std::string_view word) { return {word.data(), word.size()}; }
+constexpr std::size_t kInitialSlots = 1024;
+
+std::uint64_t hash_of(std::string_view word) { return XXH3_64bits(word.data(), word.size()); }
+
+// The high half picks the slot, the low half is the tag: independent bits.
+std::size_t home_slot(std::uint64_t hash, std::size_t mask) { return static_cast<std::size_t>(hash >> 32) & mask; }
+
+}  // namespace
+
+Vocabulary::Vocabulary() : starts_{0, 0}, slots_(kInitialSlots, Slot{0, kNullWord}) {}  // id 0: NULL, ""
+
+std::size_t Vocabulary::probe(std::string_view word, std::uint64_t hash) const {
+  const std::size_t mask = slots_.size() - 1;
+  const auto tag = static_cast<std::uint32_t>(hash);
+  for (std::size_t i = home_slot(hash, mask);; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.id == kNullWord) return i;
+    if (slot.tag != tag) continue;
+    const std::uint64_t start = starts_[slot.id], length = starts_[slot.id + 1] - start;
+    if (length == word.size() && std::memcmp(arena_.data() + start, word.data(), word.size()) == 0) return i;
+  }
+}
 
 WordId Vocabulary::intern(std::string_view word) {
-  auto found = ids_.find(key(word));
-  if (found != ids_.end()) return found->second;
-  const auto id = static_cast<WordId>(words_.size());
-  words_.emplace_back(word);
-  ids_.emplace(words_.back(), id);
+  const std::uint64_t hash = hash_of(word);
+  const std::size_t at = probe(word, hash);
+  if (slots_[at].id != kNullWord) return slots_[at].id;
+  const auto id = static_cast<WordId>(size());
+  arena_.append(word);
+  starts_.push_back(arena_.size());
+  slots_[at] = {static_cast<std::uint32_t>(hash), id};
+  if (2 * (size() - 1) > slots_.size()) grow();
   return id;
 }
 
-WordId Vocabulary::find(std::string_view word) const {
-  auto found = ids_.find(key(word));
-  return found == ids_.end() ? kNullWord : found->second;
+WordId Vocabulary::find(std::string_view word) const { return slots_[probe(word, hash_of(word))].id; }
+
+// Doubles the table; the hashes are recomputed from the arena (cheaper than keeping them).
+void Vocabulary::grow() {
+  slots_.assign(2 * slots_.size(), Slot{0, kNullWord});
+  const std::size_t mask = slots_.size() - 1;
+  for (WordId id = 1; id < size(); ++id) {
+    const std::uint64_t hash = hash_of(word(id));
+    std::size_t i = home_slot(hash, mask);
+    while (slots_[i].id != kNullWord) i = (i + 1) & mask;
+    slots_[i] = {static_cast<std::uint32_t>(hash), id};
+  }
 }
 
 std::uint64_t Vocabulary::bytes() const {
-  std::uint64_t total = words_.capacity() * sizeof(std::string) + ids_.capacity() * (sizeof(std::string) + 8 + 1);
-  for (const std::string& w : words_)
-    if (w.capacity() > 15) total += 2 * (w.capacity() + 1);  // the word and its key in ids_
-  return total;
+  return arena_.capacity() + starts_.capacity() * sizeof(std::uint64_t) + slots_.capacity() * sizeof(Slot);
 }
 
 }  // namespace tdcone::text

@@ -20,7 +20,7 @@ ReadOptions whitespace_tsv() {
 
 std::vector<std::string> words(const Vocabulary& vocabulary, std::span<const WordId> ids) {
   std::vector<std::string> out;
-  for (WordId id : ids) out.push_back(vocabulary.word(id));
+  for (WordId id : ids) out.emplace_back(vocabulary.word(id));
   return out;
 }
 

@@ -1,7 +1,5 @@
 #pragma once
 // Word types of one rank, interned to small dense ids.
-#include <absl/container/flat_hash_map.h>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -13,6 +11,8 @@ using WordId = std::uint32_t;
 /// Id 0 is the NULL token of the alignment matrix; real words start at 1.
 inline constexpr WordId kNullWord = 0;
 
+/// The words live end to end in one arena; an open-addressing table of
+/// (hash tag, id) finds them, so interning a known word allocates nothing.
 class Vocabulary {
  public:
   Vocabulary();
@@ -22,15 +22,26 @@ class Vocabulary {
   /// The id of `word`, or kNullWord if it was never interned.
   WordId find(std::string_view word) const;
 
-  const std::string& word(WordId id) const { return words_[id]; }
+  /// Valid until the next intern().
+  std::string_view word(WordId id) const { return {arena_.data() + starts_[id], starts_[id + 1] - starts_[id]}; }
   /// Number of ids, NULL included.
-  std::size_t size() const { return words_.size(); }
+  std::size_t size() const { return starts_.size() - 1; }
   /// Bytes held, roughly (for the memory budget).
   std::uint64_t bytes() const;
 
  private:
-  absl::flat_hash_map<std::string, WordId> ids_;
-  std::vector<std::string> words_;
+  struct Slot {
+    std::uint32_t tag;  // low half of the word's hash
+    WordId id;          // kNullWord: empty (NULL itself is never looked up)
+  };
+
+  // The slot holding `word` (hash `hash`), or the empty slot where it would go.
+  std::size_t probe(std::string_view word, std::uint64_t hash) const;
+  void grow();
+
+  std::string arena_;                 // every word, end to end
+  std::vector<std::uint64_t> starts_;  // word `id` is arena_[starts_[id], starts_[id + 1])
+  std::vector<Slot> slots_;           // a power of two, at most half full
 };
 
 }  // namespace tdcone::text
