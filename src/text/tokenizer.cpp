@@ -1,9 +1,13 @@
 #include "tdcone/text/tokenizer.hpp"
 
 #include <utf8proc.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 
 namespace tdcone::text {
@@ -118,6 +122,7 @@ class Scanner {
         case CharClass::upper: {  // a run of ASCII word bytes, lowercased at once
           std::size_t end = i + 1;
           CharClass seen = table[bytes[i]];
+          end = skip_letters_and_digits(bytes, end, n, seen);
           for (CharClass c; end < n && (c = table[bytes[end]]) <= CharClass::upper; ++end) seen = std::max(seen, c);
           if (kLowercase && seen == CharClass::upper)
             add_lowered_run(i, end);
@@ -144,6 +149,31 @@ class Scanner {
   }
 
  private:
+  // Past the ASCII letters and digits from `at` (the bulk of a word), sixteen
+  // bytes a step where SSE2 exists; `seen` becomes upper if a capital is among them.
+  static std::size_t skip_letters_and_digits(const unsigned char* bytes, std::size_t at, std::size_t n, CharClass& seen) {
+#ifdef __SSE2__
+    // Signed compares: bytes from 0x80 are negative, never in a range.
+    const auto in_range = [](__m128i v, char low, char high) {
+      return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(static_cast<char>(low - 1))),
+                           _mm_cmplt_epi8(v, _mm_set1_epi8(static_cast<char>(high + 1))));
+    };
+    while (n - at >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at));
+      const auto plain = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(in_range(v, 'a', 'z'), in_range(v, '0', '9'))));
+      const auto capitals = static_cast<unsigned>(_mm_movemask_epi8(in_range(v, 'A', 'Z')));
+      const unsigned stops = ~(plain | capitals) & 0xFFFFu;
+      const int run = stops ? std::countr_zero(stops) : 16;
+      if (capitals & ((1u << run) - 1)) seen = CharClass::upper;
+      at += static_cast<std::size_t>(run);
+      if (stops) break;
+    }
+#else
+    (void)bytes, (void)n, (void)seen;
+#endif
+    return at;
+  }
+
   // The non-ASCII character at `p` (text offset `at`); returns its length in the text.
   std::size_t non_ascii(const unsigned char* p, std::size_t available, std::size_t at) {
     std::size_t length;
@@ -200,7 +230,7 @@ class Scanner {
   }
 
   // Text bytes [at, at + length) that folding leaves as they are, in a word.
-  void add_word_bytes(std::size_t at, std::size_t length) {
+  [[gnu::always_inline]] void add_word_bytes(std::size_t at, std::size_t length) {
     if (!in_word_)
       start_word(at);
     else if (in_folded_)
@@ -237,7 +267,7 @@ class Scanner {
   }
 
   // Ends the word in progress, if any, before text offset `at`.
-  void end_word(std::size_t at) {
+  [[gnu::always_inline]] void end_word(std::size_t at) {
     if (!in_word_) return;
     in_word_ = false;
     if (!in_folded_) {

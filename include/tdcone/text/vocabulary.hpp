@@ -1,6 +1,7 @@
 #pragma once
 // Word types of one rank, interned to small dense ids.
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,6 +20,9 @@ class Vocabulary {
 
   /// The id of `word`, adding it if new.
   WordId intern(std::string_view word);
+  /// intern() of each word in turn, the ids appended to `ids`. Faster for a
+  /// sentence than one at a time: the table's cache misses overlap.
+  void intern(std::span<const std::string_view> words, std::vector<WordId>& ids);
   /// The id of `word`, or kNullWord if it was never interned.
   WordId find(std::string_view word) const;
 
@@ -37,11 +41,13 @@ class Vocabulary {
 
   // The slot holding `word` (hash `hash`), or the empty slot where it would go.
   std::size_t probe(std::string_view word, std::uint64_t hash) const;
+  WordId intern(std::string_view word, std::uint64_t hash);
   void grow();
 
   std::string arena_;                 // every word, end to end
   std::vector<std::uint64_t> starts_;  // word `id` is arena_[starts_[id], starts_[id + 1])
   std::vector<Slot> slots_;           // a power of two, at most half full
+  std::vector<std::uint64_t> hashes_;  // scratch of the span intern()
 };
 
 }  // namespace tdcone::text
