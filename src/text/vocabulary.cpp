@@ -1,5 +1,7 @@
 #include "tdcone/text/vocabulary.hpp"
 
+// Inlined: a word is a few bytes, the call would cost as much as the hash.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
 
 #include <cstring>
