@@ -4,6 +4,7 @@
 #define XXH_INLINE_ALL
 #include <xxhash.h>
 
+#include <algorithm>
 #include <cstring>
 
 namespace tdcone::text {
@@ -30,22 +31,30 @@ bool same_bytes(const char* a, const char* b, std::size_t n) {
   return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
-// The high half picks the slot, the low half is the tag: independent bits.
+// The high half picks the slot, the low half makes the tag: independent bits.
 std::size_t home_slot(std::uint64_t hash, std::size_t mask) { return static_cast<std::size_t>(hash >> 32) & mask; }
+
+constexpr std::uint32_t kLongWord = 0xFF;  // a tag's length byte for 255 bytes and more
+
+// 24 bits of the hash and the length (up to kLongWord): most words that
+// differ differ here, before any byte of the arena is read.
+std::uint32_t tag_of(std::uint64_t hash, std::size_t length) {
+  return (static_cast<std::uint32_t>(hash) << 8) | static_cast<std::uint32_t>(std::min<std::size_t>(length, kLongWord));
+}
 
 }  // namespace
 
-Vocabulary::Vocabulary() : starts_{0, 0}, slots_(kInitialSlots, Slot{0, kNullWord}) {}  // id 0: NULL, ""
+Vocabulary::Vocabulary() : starts_{0, 0}, slots_(kInitialSlots) {}  // id 0: NULL, ""
 
 std::size_t Vocabulary::probe(std::string_view word, std::uint64_t hash) const {
   const std::size_t mask = slots_.size() - 1;
-  const auto tag = static_cast<std::uint32_t>(hash);
+  const std::uint32_t tag = tag_of(hash, word.size());
   for (std::size_t i = home_slot(hash, mask);; i = (i + 1) & mask) {
     const Slot& slot = slots_[i];
     if (slot.id == kNullWord) return i;
     if (slot.tag != tag) continue;
-    const std::uint64_t start = starts_[slot.id], length = starts_[slot.id + 1] - start;
-    if (length == word.size() && same_bytes(arena_.data() + start, word.data(), word.size())) return i;
+    if ((tag & kLongWord) == kLongWord && starts_[slot.id + 1] - starts_[slot.id] != word.size()) continue;
+    if (same_bytes(arena_.data() + slot.start, word.data(), word.size())) return i;
   }
 }
 
@@ -55,16 +64,16 @@ WordId Vocabulary::intern(std::string_view word, std::uint64_t hash) {
   const std::size_t at = probe(word, hash);
   if (slots_[at].id != kNullWord) return slots_[at].id;
   const auto id = static_cast<WordId>(size());
+  slots_[at] = {tag_of(hash, word.size()), id, arena_.size()};
   arena_.append(word);
   starts_.push_back(arena_.size());
-  slots_[at] = {static_cast<std::uint32_t>(hash), id};
   if (2 * (size() - 1) > slots_.size()) grow();
   return id;
 }
 
-// A probe costs up to three dependent cache misses (slot, start, bytes) on a
-// large vocabulary; touching each level for all words first lets them overlap.
-// The prefetches change nothing: the interning itself is word by word.
+// A probe's first cache miss (the slot) on a large vocabulary: the slots of
+// all words are fetched first, so that their misses overlap. The prefetches
+// change nothing: the interning itself is word by word.
 void Vocabulary::intern(std::span<const std::string_view> words, std::vector<WordId>& ids) {
   const std::size_t mask = slots_.size() - 1;
   hashes_.resize(words.size());
@@ -72,11 +81,6 @@ void Vocabulary::intern(std::span<const std::string_view> words, std::vector<Wor
     hashes_[k] = hash_of(words[k]);
     __builtin_prefetch(&slots_[home_slot(hashes_[k], mask)]);
   }
-  for (std::size_t k = 0; k < words.size(); ++k)
-    if (const WordId id = slots_[home_slot(hashes_[k], mask)].id; id != kNullWord) __builtin_prefetch(&starts_[id]);
-  for (std::size_t k = 0; k < words.size(); ++k)
-    if (const WordId id = slots_[home_slot(hashes_[k], mask)].id; id != kNullWord)
-      __builtin_prefetch(arena_.data() + starts_[id]);
   for (std::size_t k = 0; k < words.size(); ++k) ids.push_back(intern(words[k], hashes_[k]));
 }
 
@@ -84,13 +88,14 @@ WordId Vocabulary::find(std::string_view word) const { return slots_[probe(word,
 
 // Doubles the table; the hashes are recomputed from the arena (cheaper than keeping them).
 void Vocabulary::grow() {
-  slots_.assign(2 * slots_.size(), Slot{0, kNullWord});
+  slots_.assign(2 * slots_.size(), Slot{});
   const std::size_t mask = slots_.size() - 1;
   for (WordId id = 1; id < size(); ++id) {
-    const std::uint64_t hash = hash_of(word(id));
+    const std::string_view w = word(id);
+    const std::uint64_t hash = hash_of(w);
     std::size_t i = home_slot(hash, mask);
     while (slots_[i].id != kNullWord) i = (i + 1) & mask;
-    slots_[i] = {static_cast<std::uint32_t>(hash), id};
+    slots_[i] = {tag_of(hash, w.size()), id, starts_[id]};
   }
 }
 

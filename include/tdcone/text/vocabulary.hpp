@@ -13,7 +13,7 @@ using WordId = std::uint32_t;
 inline constexpr WordId kNullWord = 0;
 
 /// The words live end to end in one arena; an open-addressing table of
-/// (hash tag, id) finds them, so interning a known word allocates nothing.
+/// (hash tag, id, offset) finds them, so interning a known word allocates nothing.
 class Vocabulary {
  public:
   Vocabulary();
@@ -34,9 +34,13 @@ class Vocabulary {
   std::uint64_t bytes() const;
 
  private:
+  // Where a word is, with enough to rule out most other words without the
+  // arena: a probe then costs one cache miss for the slot (prefetched by the
+  // span intern()) and one for the bytes.
   struct Slot {
-    std::uint32_t tag;  // low half of the word's hash
-    WordId id;          // kNullWord: empty (NULL itself is never looked up)
+    std::uint32_t tag = 0;   // bits of the word's hash and its length (vocabulary.cpp)
+    WordId id = kNullWord;   // kNullWord: empty (NULL itself is never looked up)
+    std::uint64_t start = 0;  // starts_[id]
   };
 
   // The slot holding `word` (hash `hash`), or the empty slot where it would go.
