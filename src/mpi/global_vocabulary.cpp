@@ -53,7 +53,7 @@ GlobalVocabulary build_global_vocabulary(MPI_Comm comm, const text::Vocabulary& 
   std::vector<std::vector<char>> outbox(n_ranks);
   std::vector<std::vector<text::WordId>> sent_ids(n_ranks);  // to map the replies back
   for (text::WordId id = 1; id < local.size(); ++id) {
-    const std::string& word = local.word(id);
+    const std::string_view word = local.word(id);
     const int owner = static_cast<int>(XXH3_64bits(word.data(), word.size()) % n_ranks);
     pack(outbox[owner], word, marks.of(id));
     sent_ids[owner].push_back(id);

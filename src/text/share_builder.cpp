@@ -24,6 +24,29 @@ std::unique_ptr<LabelInterner> make_interner(const ReadOptions& options) {
   return options.label_interner(options.labels);
 }
 
+// Sorts a sentence's ids. A short sentence (the common case) by rank: each
+// id goes to the number of ids that come before it, counted without branches
+// (an insertion sort's comparisons are branches the CPU cannot predict).
+void sort_ids(std::vector<WordId>::iterator first, std::vector<WordId>::iterator last) {
+  constexpr std::ptrdiff_t kShort = 32;
+  const std::ptrdiff_t n = last - first;
+  if (n < 2) return;
+  if (n > kShort) {
+    std::sort(first, last);
+    return;
+  }
+  const WordId* ids = &*first;
+  WordId sorted[kShort];
+  for (std::ptrdiff_t i = 0; i < n; ++i) {
+    const WordId id = ids[i];
+    std::ptrdiff_t rank = 0;
+    for (std::ptrdiff_t j = 0; j < i; ++j) rank += ids[j] <= id;  // equal ids: the earlier first
+    for (std::ptrdiff_t j = i + 1; j < n; ++j) rank += ids[j] < id;
+    sorted[rank] = id;
+  }
+  std::copy(sorted, sorted + n, first);
+}
+
 }  // namespace
 
 ShareBuilder::ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
@@ -68,8 +91,10 @@ std::string ShareBuilder::add_record(io::Record& record) {
   share_.flags.push_back(0);
   // The same text on both sides (one-sided lines in selection) is tokenized once.
   const bool same_text = record.src.data() == record.tgt.data() && record.src.size() == record.tgt.size();
-  share_.src_len.push_back(add_types(record.src));
-  share_.tgt_len.push_back(same_text ? repeat_types(share_.src_len.back()) : add_types(record.tgt));
+  share_.src_len.push_back(add_side(record.src, last_src_));
+  const std::size_t src_begin = share_.type_start[share_.type_start.size() - 2], src_end = share_.types.size();
+  share_.tgt_len.push_back(same_text ? repeat_types(src_begin, src_end, share_.src_len.back())
+                                     : add_side(record.tgt, last_tgt_));
   if (options_.keep_counts) {
     share_.src_hash.push_back(XXH3_64bits(record.src.data(), record.src.size()));
     share_.tgt_hash.push_back(same_text ? share_.src_hash.back() : XXH3_64bits(record.tgt.data(), record.tgt.size()));
@@ -106,12 +131,22 @@ std::string ShareBuilder::flag(std::string reason) {
   return reason;
 }
 
+std::uint32_t ShareBuilder::add_side(std::string_view sentence, LastSentence& last) {
+  if (last.known && sentence == last.text) return repeat_types(last.begin, last.end, last.length);
+  last.begin = share_.types.size();
+  last.length = add_types(sentence);
+  last.end = share_.types.size();
+  last.text.assign(sentence);
+  last.known = true;
+  return last.length;
+}
+
 std::uint32_t ShareBuilder::add_types(std::string_view sentence) {
   tokenizer_.tokenize(sentence, tokens_);
   const std::size_t start = share_.types.size();
-  for (std::string_view token : tokens_) share_.types.push_back(vocabulary_.intern(token));
+  vocabulary_.intern(tokens_, share_.types);
   const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
-  std::sort(first, share_.types.end());
+  sort_ids(first, share_.types.end());
   if (options_.keep_counts) {  // run lengths of the sorted tokens
     std::size_t out = start;
     for (std::size_t i = start; i < share_.types.size();) {
@@ -129,9 +164,9 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence) {
   return static_cast<std::uint32_t>(tokens_.size());
 }
 
-// The types (and counts) of the sentence just added, once more; returns its `length`.
-std::uint32_t ShareBuilder::repeat_types(std::uint32_t length) {
-  const std::size_t begin = share_.type_start[share_.type_start.size() - 2], end = share_.types.size();
+// The types (and counts) at [begin, end) of the share once more, as the next
+// sentence; returns its `length`.
+std::uint32_t ShareBuilder::repeat_types(std::size_t begin, std::size_t end, std::uint32_t length) {
   for (std::size_t k = begin; k < end; ++k) {  // by value: push_back may move the vector
     const WordId type = share_.types[k];
     share_.types.push_back(type);

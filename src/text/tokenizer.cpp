@@ -1,15 +1,20 @@
 #include "tdcone/text/tokenizer.hpp"
 
 #include <utf8proc.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
+#include <algorithm>
 #include <array>
+#include <bit>
 #include <cstdint>
 
 namespace tdcone::text {
 
 namespace {
 
-enum class CharClass : std::uint8_t { word, space, punct, non_ascii };
+enum class CharClass : std::uint8_t { word, upper, space, punct, non_ascii };  // upper: an ASCII capital
 using ClassTable = std::array<CharClass, 256>;
 
 // ASCII characters of Unicode categories P*; $+<=>^`|~ are symbols (S*) and stay in words.
@@ -18,6 +23,7 @@ constexpr std::string_view kAsciiPunct = "!\"#%&'()*,-./:;?@[\\]_{}";
 constexpr ClassTable make_class_table(bool split_punct) {
   ClassTable table{};
   for (int b = 0; b < 256; ++b) table[b] = b < 0x80 ? CharClass::word : CharClass::non_ascii;
+  for (int b = 'A'; b <= 'Z'; ++b) table[b] = CharClass::upper;
   for (int b = 0x09; b <= 0x0D; ++b) table[b] = CharClass::space;
   table[' '] = CharClass::space;
   if (split_punct)
@@ -28,13 +34,13 @@ constexpr ClassTable make_class_table(bool split_punct) {
 constexpr ClassTable kWhitespaceTable = make_class_table(false);
 constexpr ClassTable kPunctTable = make_class_table(true);
 
-constexpr std::array<char, 128> make_ascii_lower() {
-  std::array<char, 128> table{};
-  for (int b = 0; b < 128; ++b) table[b] = static_cast<char>(b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
+constexpr std::array<unsigned char, 128> make_ascii_lower() {
+  std::array<unsigned char, 128> table{};
+  for (int b = 0; b < 128; ++b) table[b] = static_cast<unsigned char>(b >= 'A' && b <= 'Z' ? b + ('a' - 'A') : b);
   return table;
 }
 
-constexpr std::array<char, 128> kAsciiLower = make_ascii_lower();
+constexpr std::array<unsigned char, 128> kAsciiLower = make_ascii_lower();
 
 // Decodes the code point at `p` (a non-ASCII lead byte), `available` bytes left.
 // The caller guarantees valid UTF-8; should a broken sequence slip through, it
@@ -79,67 +85,208 @@ CharClass classify(char32_t cp, bool split_punct) {
   return CharClass::word;
 }
 
-void split(std::string_view text, bool split_punct, std::vector<std::string_view>& tokens) {
-  const ClassTable& table = split_punct ? kPunctTable : kWhitespaceTable;
-  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-  const std::size_t n = text.size();
-  std::size_t word_start = 0;
-  bool in_word = false;
-  std::size_t i = 0;
-  while (i < n) {
-    CharClass c = table[bytes[i]];
-    std::size_t length = 1;
-    if (c == CharClass::non_ascii) c = classify(decode(bytes + i, n - i, length), split_punct);
-    if (c == CharClass::word) {
-      if (!in_word) word_start = i;
-      in_word = true;
-    } else {
-      if (in_word) tokens.emplace_back(text.data() + word_start, i - word_start);
-      in_word = false;
-      if (c == CharClass::punct) tokens.emplace_back(text.data() + i, length);
-    }
-    i += length;
-  }
-  if (in_word) tokens.emplace_back(text.data() + word_start, n - word_start);
+// The full case folding of code point `cp` into `folded` (a broken byte's
+// U+FFFD folds to itself); returns how many code points, 0 when folding leaves
+// it unchanged.
+int fold(char32_t cp, utf8proc_int32_t (&folded)[8]) {
+  int boundclass = 0;
+  const auto count =
+      utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), folded, 8, UTF8PROC_CASEFOLD, &boundclass);
+  if (count <= 0 || count > 8 || (count == 1 && folded[0] == static_cast<utf8proc_int32_t>(cp))) return 0;
+  return static_cast<int>(count);
 }
 
-// Appends the full case folding of `text` to `out` (cleared first).
-// Folding maps letters to letters and marks, never to spaces or punctuation,
-// so splitting the folded text gives the folded tokens of the original.
-void case_fold(std::string_view text, std::string& out) {
-  out.clear();
-  const auto* bytes = reinterpret_cast<const unsigned char*>(text.data());
-  const std::size_t n = text.size();
-  std::size_t i = 0;
-  while (i < n) {
-    std::size_t ascii_end = i;
-    while (ascii_end < n && bytes[ascii_end] < 0x80) ++ascii_end;
-    if (ascii_end > i) {
-      const std::size_t old_size = out.size();
-      out.resize(old_size + (ascii_end - i));
-      char* dst = out.data() + old_size;
-      for (std::size_t k = i; k < ascii_end; ++k) *dst++ = kAsciiLower[bytes[k]];
-      i = ascii_end;
-      if (i == n) break;
+// One pass over a sentence: a byte-class table splits ASCII and lowercases it,
+// utf8proc sees only non-ASCII characters. Tokens are views into the text;
+// a word that folding changes is built in `folded` instead, and only that word:
+// an all-lowercase sentence is never copied.
+//
+// The tokens are those of splitting the case-folded text (folding maps letters
+// to letters and marks, each folded code point is classified as the split of
+// the folded text would), which is how they are defined.
+template <bool kSplitPunct, bool kLowercase>
+class Scanner {
+ public:
+  Scanner(std::string_view text, std::vector<std::string_view>& tokens, std::string& folded,
+          std::vector<std::pair<std::size_t, std::size_t>>& moved)
+      : text_(text), tokens_(tokens), folded_(folded), moved_(moved) {}
+
+  void run() {
+    const ClassTable& table = kSplitPunct ? kPunctTable : kWhitespaceTable;
+    const auto* bytes = reinterpret_cast<const unsigned char*>(text_.data());
+    const std::size_t n = text_.size();
+    std::size_t i = 0;
+    while (i < n) {
+      switch (table[bytes[i]]) {
+        case CharClass::word:
+        case CharClass::upper: {  // a run of ASCII word bytes, lowercased at once
+          std::size_t end = i + 1;
+          CharClass seen = table[bytes[i]];
+          end = skip_letters_and_digits(bytes, end, n, seen);
+          for (CharClass c; end < n && (c = table[bytes[end]]) <= CharClass::upper; ++end) seen = std::max(seen, c);
+          if (kLowercase && seen == CharClass::upper)
+            add_lowered_run(i, end);
+          else
+            add_word_bytes(i, end - i);
+          i = end;
+          continue;
+        }
+        case CharClass::space:
+          end_word(i);
+          break;
+        case CharClass::punct:
+          end_word(i);
+          tokens_.emplace_back(text_.data() + i, 1);
+          break;
+        case CharClass::non_ascii:
+          i += non_ascii(bytes + i, n - i, i);
+          continue;
+      }
+      ++i;
     }
+    end_word(n);
+    for (const auto& [index, offset] : moved_) tokens_[index] = {folded_.data() + offset, tokens_[index].size()};
+  }
+
+ private:
+  // Past the ASCII letters and digits from `at` (the bulk of a word), sixteen
+  // bytes a step where SSE2 exists; `seen` becomes upper if a capital is among them.
+  static std::size_t skip_letters_and_digits(const unsigned char* bytes, std::size_t at, std::size_t n, CharClass& seen) {
+#ifdef __SSE2__
+    // Signed compares: bytes from 0x80 are negative, never in a range.
+    const auto in_range = [](__m128i v, char low, char high) {
+      return _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(static_cast<char>(low - 1))),
+                           _mm_cmplt_epi8(v, _mm_set1_epi8(static_cast<char>(high + 1))));
+    };
+    while (n - at >= 16) {
+      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(bytes + at));
+      const auto plain = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(in_range(v, 'a', 'z'), in_range(v, '0', '9'))));
+      const auto capitals = static_cast<unsigned>(_mm_movemask_epi8(in_range(v, 'A', 'Z')));
+      const unsigned stops = ~(plain | capitals) & 0xFFFFu;
+      const int run = stops ? std::countr_zero(stops) : 16;
+      if (capitals & ((1u << run) - 1)) seen = CharClass::upper;
+      at += static_cast<std::size_t>(run);
+      if (stops) break;
+    }
+#else
+    (void)bytes, (void)n, (void)seen;
+#endif
+    return at;
+  }
+
+  // The non-ASCII character at `p` (text offset `at`); returns its length in the text.
+  std::size_t non_ascii(const unsigned char* p, std::size_t available, std::size_t at) {
     std::size_t length;
-    const char32_t cp = decode(bytes + i, n - i, length);
+    const char32_t cp = decode(p, available, length);
     utf8proc_int32_t folded[8];
-    int boundclass = 0;
-    const auto count =
-        utf8proc_decompose_char(static_cast<utf8proc_int32_t>(cp), folded, 8, UTF8PROC_CASEFOLD, &boundclass);
-    if (count <= 0 || count > 8 || (count == 1 && folded[0] == static_cast<utf8proc_int32_t>(cp))) {
-      out.append(text.data() + i, length);  // unchanged (or a broken byte: keep it as is)
-    } else {
-      for (utf8proc_ssize_t k = 0; k < count; ++k) {
-        utf8proc_uint8_t encoded[4];
-        const auto encoded_length = utf8proc_encode_char(folded[k], encoded);
-        out.append(reinterpret_cast<const char*>(encoded), static_cast<std::size_t>(encoded_length));
+    const int count = kLowercase ? fold(cp, folded) : 0;
+    if (count == 0) {
+      switch (classify(cp, kSplitPunct)) {
+        case CharClass::word:
+          add_word_bytes(at, length);
+          break;
+        case CharClass::punct:
+          end_word(at);
+          tokens_.emplace_back(text_.data() + at, length);
+          break;
+        default:
+          end_word(at);
+      }
+      return length;
+    }
+    for (int k = 0; k < count; ++k) {
+      utf8proc_uint8_t encoded[4];
+      const auto size = static_cast<std::size_t>(utf8proc_encode_char(folded[k], encoded));
+      const char* chars = reinterpret_cast<const char*>(encoded);
+      switch (classify_folded(static_cast<char32_t>(folded[k]))) {
+        case CharClass::word:
+          add_folded_word_bytes(at, chars, size);
+          break;
+        case CharClass::punct:
+          end_word(at);
+          moved_.emplace_back(tokens_.size(), folded_.size());
+          tokens_.emplace_back(text_.data(), size);
+          folded_.append(chars, size);
+          break;
+        default:
+          end_word(at);
       }
     }
-    i += length;
+    return length;
   }
-}
+
+  // A code point of the folded text, classified as splitting that text would:
+  // the table for ASCII (an overlong form decoded by classify() may differ).
+  static CharClass classify_folded(char32_t cp) {
+    if (cp >= 0x80) return classify(cp, kSplitPunct);
+    const CharClass c = (kSplitPunct ? kPunctTable : kWhitespaceTable)[cp];
+    return c == CharClass::upper ? CharClass::word : c;
+  }
+
+  void start_word(std::size_t at) {
+    in_word_ = true;
+    in_folded_ = false;
+    word_start_ = at;
+  }
+
+  // Text bytes [at, at + length) that folding leaves as they are, in a word.
+  [[gnu::always_inline]] void add_word_bytes(std::size_t at, std::size_t length) {
+    if (!in_word_)
+      start_word(at);
+    else if (in_folded_)
+      folded_.append(text_.data() + at, length);
+  }
+
+  // Text bytes [begin, end), ASCII with capitals, in a word: lowercased into folded_.
+  void add_lowered_run(std::size_t begin, std::size_t end) {
+    move_word_to_folded(begin);
+    const std::size_t offset = folded_.size();
+    folded_.resize(offset + (end - begin));
+    char* out = folded_.data() + offset;
+    for (std::size_t k = begin; k < end; ++k) *out++ = static_cast<char>(kAsciiLower[static_cast<unsigned char>(text_[k])]);
+  }
+
+  // Folded bytes standing for the text at `at`, in a word.
+  void add_folded_word_bytes(std::size_t at, const char* chars, std::size_t length) {
+    move_word_to_folded(at);
+    folded_.append(chars, length);
+  }
+
+  // The word in progress (or a new one) goes on in folded_, from text offset `at`.
+  void move_word_to_folded(std::size_t at) {
+    if (!in_word_) {
+      in_word_ = true;
+      in_folded_ = true;
+      word_start_ = folded_.size();
+    } else if (!in_folded_) {
+      in_folded_ = true;
+      const std::size_t offset = folded_.size();
+      folded_.append(text_.data() + word_start_, at - word_start_);
+      word_start_ = offset;
+    }
+  }
+
+  // Ends the word in progress, if any, before text offset `at`.
+  [[gnu::always_inline]] void end_word(std::size_t at) {
+    if (!in_word_) return;
+    in_word_ = false;
+    if (!in_folded_) {
+      tokens_.emplace_back(text_.data() + word_start_, at - word_start_);
+      return;
+    }
+    // folded_ may still grow: the view is made at the end.
+    moved_.emplace_back(tokens_.size(), word_start_);
+    tokens_.emplace_back(text_.data(), folded_.size() - word_start_);
+  }
+
+  std::string_view text_;
+  std::vector<std::string_view>& tokens_;
+  std::string& folded_;
+  std::vector<std::pair<std::size_t, std::size_t>>& moved_;  // (token, offset in folded_) of folded tokens
+  bool in_word_ = false;
+  bool in_folded_ = false;    // the word in progress is in folded_
+  std::size_t word_start_ = 0;  // in the text, or in folded_
+};
 
 }  // namespace
 
@@ -147,12 +294,13 @@ Tokenizer::Tokenizer(TokenizerOptions options) : options_(options) {}
 
 void Tokenizer::tokenize(std::string_view text, std::vector<std::string_view>& tokens) {
   tokens.clear();
-  std::string_view source = text;
-  if (options_.lowercase) {
-    case_fold(text, folded_);  // folded_ is complete before any view into it is taken
-    source = folded_;
-  }
-  split(source, options_.kind == TokenizerKind::punct, tokens);
+  folded_.clear();
+  moved_.clear();
+  const bool split_punct = options_.kind == TokenizerKind::punct;
+  if (split_punct && options_.lowercase) Scanner<true, true>(text, tokens, folded_, moved_).run();
+  if (split_punct && !options_.lowercase) Scanner<true, false>(text, tokens, folded_, moved_).run();
+  if (!split_punct && options_.lowercase) Scanner<false, true>(text, tokens, folded_, moved_).run();
+  if (!split_punct && !options_.lowercase) Scanner<false, false>(text, tokens, folded_, moved_).run();
 }
 
 }  // namespace tdcone::text

@@ -1,31 +1,106 @@
 #include "tdcone/text/vocabulary.hpp"
 
+// Inlined: a word is a few bytes, the call would cost as much as the hash.
+#define XXH_INLINE_ALL
+#include <xxhash.h>
+
+#include <algorithm>
+#include <cstring>
+
 namespace tdcone::text {
 
-Vocabulary::Vocabulary() { words_.emplace_back(); }  // id 0: NULL
+namespace {
 
-// Debian's abseil has its own string_view type.
-static absl::string_view key(std::string_view word) { return {word.data(), word.size()}; }
+constexpr std::size_t kInitialSlots = 1024;
 
-WordId Vocabulary::intern(std::string_view word) {
-  auto found = ids_.find(key(word));
-  if (found != ids_.end()) return found->second;
-  const auto id = static_cast<WordId>(words_.size());
-  words_.emplace_back(word);
-  ids_.emplace(words_.back(), id);
+std::uint64_t hash_of(std::string_view word) { return XXH3_64bits(word.data(), word.size()); }
+
+template <class T>
+T load(const char* p) {
+  T value;
+  std::memcpy(&value, p, sizeof value);
+  return value;
+}
+
+// a[0, n) == b[0, n), inline for the short words that are most of a text
+// (two overlapping loads cover 4 to 16 bytes; none reads past n).
+bool same_bytes(const char* a, const char* b, std::size_t n) {
+  if (n > 16) return std::memcmp(a, b, n) == 0;
+  if (n >= 8) return load<std::uint64_t>(a) == load<std::uint64_t>(b) && load<std::uint64_t>(a + n - 8) == load<std::uint64_t>(b + n - 8);
+  if (n >= 4) return load<std::uint32_t>(a) == load<std::uint32_t>(b) && load<std::uint32_t>(a + n - 4) == load<std::uint32_t>(b + n - 4);
+  return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
+// The high half picks the slot, the low half makes the tag: independent bits.
+std::size_t home_slot(std::uint64_t hash, std::size_t mask) { return static_cast<std::size_t>(hash >> 32) & mask; }
+
+constexpr std::uint32_t kLongWord = 0xFF;  // a tag's length byte for 255 bytes and more
+
+// 24 bits of the hash and the length (up to kLongWord): most words that
+// differ differ here, before any byte of the arena is read.
+std::uint32_t tag_of(std::uint64_t hash, std::size_t length) {
+  return (static_cast<std::uint32_t>(hash) << 8) | static_cast<std::uint32_t>(std::min<std::size_t>(length, kLongWord));
+}
+
+}  // namespace
+
+Vocabulary::Vocabulary() : starts_{0, 0}, slots_(kInitialSlots) {}  // id 0: NULL, ""
+
+std::size_t Vocabulary::probe(std::string_view word, std::uint64_t hash) const {
+  const std::size_t mask = slots_.size() - 1;
+  const std::uint32_t tag = tag_of(hash, word.size());
+  for (std::size_t i = home_slot(hash, mask);; i = (i + 1) & mask) {
+    const Slot& slot = slots_[i];
+    if (slot.id == kNullWord) return i;
+    if (slot.tag != tag) continue;
+    if ((tag & kLongWord) == kLongWord && starts_[slot.id + 1] - starts_[slot.id] != word.size()) continue;
+    if (same_bytes(arena_.data() + slot.start, word.data(), word.size())) return i;
+  }
+}
+
+WordId Vocabulary::intern(std::string_view word) { return intern(word, hash_of(word)); }
+
+WordId Vocabulary::intern(std::string_view word, std::uint64_t hash) {
+  const std::size_t at = probe(word, hash);
+  if (slots_[at].id != kNullWord) return slots_[at].id;
+  const auto id = static_cast<WordId>(size());
+  slots_[at] = {tag_of(hash, word.size()), id, arena_.size()};
+  arena_.append(word);
+  starts_.push_back(arena_.size());
+  if (2 * (size() - 1) > slots_.size()) grow();
   return id;
 }
 
-WordId Vocabulary::find(std::string_view word) const {
-  auto found = ids_.find(key(word));
-  return found == ids_.end() ? kNullWord : found->second;
+// A probe's first cache miss (the slot) on a large vocabulary: the slots of
+// all words are fetched first, so that their misses overlap. The prefetches
+// change nothing: the interning itself is word by word.
+void Vocabulary::intern(std::span<const std::string_view> words, std::vector<WordId>& ids) {
+  const std::size_t mask = slots_.size() - 1;
+  hashes_.resize(words.size());
+  for (std::size_t k = 0; k < words.size(); ++k) {
+    hashes_[k] = hash_of(words[k]);
+    __builtin_prefetch(&slots_[home_slot(hashes_[k], mask)]);
+  }
+  for (std::size_t k = 0; k < words.size(); ++k) ids.push_back(intern(words[k], hashes_[k]));
+}
+
+WordId Vocabulary::find(std::string_view word) const { return slots_[probe(word, hash_of(word))].id; }
+
+// Doubles the table; the hashes are recomputed from the arena (cheaper than keeping them).
+void Vocabulary::grow() {
+  slots_.assign(2 * slots_.size(), Slot{});
+  const std::size_t mask = slots_.size() - 1;
+  for (WordId id = 1; id < size(); ++id) {
+    const std::string_view w = word(id);
+    const std::uint64_t hash = hash_of(w);
+    std::size_t i = home_slot(hash, mask);
+    while (slots_[i].id != kNullWord) i = (i + 1) & mask;
+    slots_[i] = {tag_of(hash, w.size()), id, starts_[id]};
+  }
 }
 
 std::uint64_t Vocabulary::bytes() const {
-  std::uint64_t total = words_.capacity() * sizeof(std::string) + ids_.capacity() * (sizeof(std::string) + 8 + 1);
-  for (const std::string& w : words_)
-    if (w.capacity() > 15) total += 2 * (w.capacity() + 1);  // the word and its key in ids_
-  return total;
+  return arena_.capacity() + starts_.capacity() * sizeof(std::uint64_t) + slots_.capacity() * sizeof(Slot);
 }
 
 }  // namespace tdcone::text

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <memory>
 #include <string>
 #include <vector>
@@ -20,7 +21,7 @@ ReadOptions whitespace_tsv() {
 
 std::vector<std::string> words(const Vocabulary& vocabulary, std::span<const WordId> ids) {
   std::vector<std::string> out;
-  for (WordId id : ids) out.push_back(vocabulary.word(id));
+  for (WordId id : ids) out.emplace_back(vocabulary.word(id));
   return out;
 }
 
@@ -50,6 +51,50 @@ TEST(ShareBuilder, KeepCountsKeepsOccurrencesAndHashes) {
   EXPECT_EQ(share.type_counts, (std::vector<std::uint32_t>{2, 1, 2, 1}));
   ASSERT_EQ(share.src_hash.size(), 1u);
   EXPECT_EQ(share.src_hash[0], share.tgt_hash[0]);  // the same text
+}
+
+TEST(ShareBuilder, ARepeatedSentenceHasTheTypesAndCountsOfItsFirstTime) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  ReadOptions options = whitespace_tsv();
+  options.keep_counts = true;
+  ShareBuilder builder(share, options, vocabulary);
+  builder.add({"q p q	r", false});
+  builder.add({"only one column", false});  // a bad line between: the repeat still holds
+  builder.add({"q p q	s r s", false});
+  builder.add({"q p q x	s r s", false});
+  ASSERT_EQ(share.size(), 4u);
+  for (std::size_t i : {0u, 2u}) {
+    EXPECT_EQ(words(vocabulary, share.src_types(i)), (std::vector<std::string>{"q", "p"}));
+    EXPECT_EQ(share.src_len[i], 3u);
+  }
+  EXPECT_EQ(words(vocabulary, share.tgt_types(3)), (std::vector<std::string>{"r", "s"}));
+  EXPECT_EQ(words(vocabulary, share.src_types(3)), (std::vector<std::string>{"q", "p", "x"}));
+  EXPECT_EQ(share.src_hash[0], share.src_hash[2]);
+  // counts: pair 0 (q 2, p 1 | r 1), pair 2 (q 2, p 1 | r 1, s 2), pair 3 (q 2, p 1, x 1 | r 1, s 2)
+  EXPECT_EQ(share.type_counts, (std::vector<std::uint32_t>{2, 1, 1, 2, 1, 1, 2, 2, 1, 1, 1, 2}));
+}
+
+TEST(ShareBuilder, LongAndShortSentencesGiveSortedUniqueTypes) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  ReadOptions options = whitespace_tsv();
+  options.keep_counts = true;
+  ShareBuilder builder(share, options, vocabulary);
+  std::string words_in_order, src;
+  for (int i = 0; i < 40; ++i) words_in_order.append("w").append(std::to_string(i)).append(" ");
+  builder.add({words_in_order + "	x", false});  // ids 1..40 in that order
+  for (int i = 0; i < 100; ++i) src.append("w").append(std::to_string((i * 37) % 40)).append(" ");
+  for (const std::string& text : {src, src.substr(0, 60)}) {
+    builder.add({text + "	x", false});
+    const std::size_t pair = share.size() - 1;
+    const auto types = share.src_types(pair);
+    EXPECT_TRUE(std::is_sorted(types.begin(), types.end()));
+    EXPECT_EQ(std::adjacent_find(types.begin(), types.end()), types.end());
+    std::uint32_t tokens = 0;
+    for (std::uint64_t k = share.type_start[2 * pair]; k < share.type_start[2 * pair + 1]; ++k) tokens += share.type_counts[k];
+    EXPECT_EQ(tokens, share.src_len[pair]);
+  }
 }
 
 TEST(ShareBuilder, ABadLineIsFlaggedWithEmptySides) {

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace tdcone::text {
 namespace {
@@ -33,6 +35,36 @@ TEST(Vocabulary, WordsAreBytesCaseAndAll) {
   EXPECT_NE(lower, upper);
   EXPECT_EQ(vocabulary.intern(std::string("a\0b", 3)), 3u);
   EXPECT_EQ(vocabulary.find(std::string("a\0c", 3)), kNullWord);
+}
+
+TEST(Vocabulary, WordsDifferingInAnyOneByteAreDifferentWords) {
+  Vocabulary vocabulary;
+  std::vector<std::string> words;
+  for (std::size_t n = 1; n <= 40; ++n) {
+    words.emplace_back(n, 'a');
+    for (std::size_t at = 0; at < n; ++at) {
+      words.emplace_back(n, 'a');
+      words.back()[at] = 'b';
+    }
+  }
+  for (std::size_t k = 0; k < words.size(); ++k) EXPECT_EQ(vocabulary.intern(words[k]), k + 1) << words[k];
+  for (std::size_t k = 0; k < words.size(); ++k) {
+    EXPECT_EQ(vocabulary.find(words[k]), k + 1) << words[k];
+    EXPECT_EQ(vocabulary.word(static_cast<WordId>(k + 1)), words[k]);
+  }
+}
+
+TEST(Vocabulary, ASentenceAtOnceGivesTheIdsOfOneWordAtATime) {
+  Vocabulary at_once, one_by_one;
+  std::vector<std::string> text;
+  for (int i = 0; i < 5000; ++i) text.push_back(std::to_string(i * 7919 % 3001).append("w"));  // repeats; the table grows
+  std::vector<std::string_view> sentence(text.begin(), text.end());
+  std::vector<WordId> ids{99};
+  at_once.intern(sentence, ids);
+  ASSERT_EQ(ids.size(), text.size() + 1);
+  EXPECT_EQ(ids[0], 99u);  // appended
+  for (std::size_t k = 0; k < text.size(); ++k) EXPECT_EQ(ids[k + 1], one_by_one.intern(text[k]));
+  EXPECT_EQ(at_once.size(), one_by_one.size());
 }
 
 TEST(Vocabulary, BytesGrowWithTheWords) {

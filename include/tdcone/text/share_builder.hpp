@@ -42,8 +42,18 @@ class ShareBuilder {
   std::string add_record(io::Record& record);
   void add_labels(const io::Record& record);
   std::string flag(std::string reason);
+  // The last sentence of one side: corpora such as the Twitter URL corpus
+  // repeat a sentence over many consecutive pairs, tokenized once this way.
+  struct LastSentence {
+    std::string text;
+    std::size_t begin = 0, end = 0;  // its types (and counts) in the share
+    std::uint32_t length = 0;        // tokens
+    bool known = false;
+  };
+
+  std::uint32_t add_side(std::string_view sentence, LastSentence& last);
   std::uint32_t add_types(std::string_view sentence);
-  std::uint32_t repeat_types(std::uint32_t length);
+  std::uint32_t repeat_types(std::size_t begin, std::size_t end, std::uint32_t length);
 
   TokenizedShare& share_;
   const ReadOptions& options_;
@@ -53,6 +63,7 @@ class ShareBuilder {
   io::Record src_record_, tgt_record_;
   Tokenizer tokenizer_;
   std::vector<std::string_view> tokens_;
+  LastSentence last_src_, last_tgt_;
   std::unique_ptr<LabelInterner> labels_;  // with labels only
   std::string label_problem_;
 };

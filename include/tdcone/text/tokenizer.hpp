@@ -2,6 +2,7 @@
 // Splitting sentences into word tokens (SPEC §2 "Tokenization").
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tdcone::text {
@@ -29,7 +30,8 @@ class Tokenizer {
 
  private:
   TokenizerOptions options_;
-  std::string folded_;  // case-folded copy of the text
+  std::string folded_;  // the words that case folding changes
+  std::vector<std::pair<std::size_t, std::size_t>> moved_;  // their (token, offset in folded_)
 };
 
 }  // namespace tdcone::text
