@@ -87,12 +87,14 @@ class TinyCorpus {
     words_ = pipeline::route_vocabulary(self, corpus_, has_reference ? &reference_ : nullptr, vocabulary, groups_);
     const auto layout = mpi::MatrixLayout::make(words_.global, 0, groups_.group_count());
     q_.emplace(layout, mpi::WeightScale(corpus_.total_lines));
-    pipeline::accumulate(self, corpus_, groups_.group_of_pair, aligner_, words_.routes, *q_, {}, {}, nullptr);
+    // accumulate releases the types it aligns, and pairs are added between builds: it gets copies.
+    text::TokenizedShare corpus = corpus_, reference = reference_;
+    pipeline::accumulate(self, corpus, groups_.group_of_pair, aligner_, words_.routes, *q_, {}, {}, nullptr);
     q_->finish();
     p_.reset();
     if (has_reference) {
       p_.emplace(layout.with_groups(1), mpi::WeightScale(reference_.total_lines));
-      pipeline::accumulate(self, reference_, {}, aligner_, words_.routes, *p_, {}, {}, nullptr);
+      pipeline::accumulate(self, reference, {}, aligner_, words_.routes, *p_, {}, {}, nullptr);
       p_->finish();
     }
   }
