@@ -19,6 +19,12 @@ ReadOptions whitespace_tsv() {
   return options;
 }
 
+ReadOptions whitespace_tsv_with_counts() {
+  ReadOptions options = whitespace_tsv();
+  options.keep_counts = true;
+  return options;
+}
+
 std::vector<std::string> words(const Vocabulary& vocabulary, std::span<const WordId> ids) {
   std::vector<std::string> out;
   for (WordId id : ids) out.emplace_back(vocabulary.word(id));
@@ -44,8 +50,7 @@ TEST(ShareBuilder, APairIsTwoSortedSetsOfTypesWithTokenCounts) {
 TEST(ShareBuilder, KeepCountsKeepsOccurrencesAndHashes) {
   TokenizedShare share;
   Vocabulary vocabulary;
-  ReadOptions options = whitespace_tsv();
-  options.keep_counts = true;
+  const ReadOptions options = whitespace_tsv_with_counts();
   ShareBuilder builder(share, options, vocabulary);
   builder.add({"x y x\tx y x", false});
   EXPECT_EQ(share.type_counts, (std::vector<std::uint32_t>{2, 1, 2, 1}));
@@ -56,8 +61,7 @@ TEST(ShareBuilder, KeepCountsKeepsOccurrencesAndHashes) {
 TEST(ShareBuilder, ARepeatedSentenceHasTheTypesAndCountsOfItsFirstTime) {
   TokenizedShare share;
   Vocabulary vocabulary;
-  ReadOptions options = whitespace_tsv();
-  options.keep_counts = true;
+  const ReadOptions options = whitespace_tsv_with_counts();
   ShareBuilder builder(share, options, vocabulary);
   builder.add({"q p q	r", false});
   builder.add({"only one column", false});  // a bad line between: the repeat still holds
@@ -78,8 +82,7 @@ TEST(ShareBuilder, ARepeatedSentenceHasTheTypesAndCountsOfItsFirstTime) {
 TEST(ShareBuilder, LongAndShortSentencesGiveSortedUniqueTypes) {
   TokenizedShare share;
   Vocabulary vocabulary;
-  ReadOptions options = whitespace_tsv();
-  options.keep_counts = true;
+  const ReadOptions options = whitespace_tsv_with_counts();
   ShareBuilder builder(share, options, vocabulary);
   std::string words_in_order, src;
   for (int i = 0; i < 40; ++i) words_in_order.append("w").append(std::to_string(i)).append(" ");
