@@ -60,7 +60,7 @@ class PhaseClock {
 EngineResult run_score_engine(const boost::mpi::communicator& comm, text::TokenizedShare& corpus,
                               text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
                               const entropy::PairGroups& groups, const EngineConfig& config) {
-  if (corpus.types_released_before() > 0 || (reference && reference->types_released_before() > 0))
+  if (corpus.types_released() || (reference && reference->types_released()))
     throw std::logic_error("run_score_engine: a share whose types an earlier run released (score a copy)");
   // The shares stay in memory throughout; a budget too small for them is refused after the first round, measured.
   const std::uint64_t held = corpus.bytes() + (reference ? reference->bytes() : 0) + vocabulary.bytes();

@@ -23,6 +23,7 @@ std::uint64_t TokenizedShare::bytes() const {
 }
 
 void TokenizedShare::release_types_before(std::size_t end) {
+  types_released_ = true;
   if (end <= types_released_before_) return;
   const std::uint64_t* starts = type_start.data();
   release_pages(types.data() + starts[2 * types_released_before_], types.data() + starts[2 * end]);

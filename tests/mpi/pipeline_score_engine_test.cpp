@@ -193,6 +193,21 @@ TEST_F(ScorePipelineTest, TooSmallMemoryStopsEveryRankWithStatus2) {
   }
 }
 
+// The engine gives back the types it aligns: a second run on the same job is
+// refused on every rank alike (also one that holds no pair), never a hang.
+TEST_F(ScorePipelineTest, AJobIsScoredOnceOnEveryRank) {
+  bmpi::communicator world;
+  const auto path = (dir_ / "three.tsv").string();
+  if (world.rank() == 0) std::ofstream(path) << "a b\tb c\t0.1\tx\nc d\td e\t0.2\ty\ne f\tf g\t0.3\tz\n";
+  world.barrier();
+  pipeline::OutputConfig output;
+  output.output = (dir_ / "never-written.h5").string();
+  pipeline::CorpusJob job = pipeline::read_corpus_job(world, tsv({path}), {}, output);
+  const entropy::PairGroups groups = entropy::corpus_groups(job.share);
+  EXPECT_EQ(pipeline::score_corpus_job(world, job, {}, {}, groups).subsets[0].n_pairs, 3u);
+  EXPECT_THROW(pipeline::score_corpus_job(world, job, {}, {}, groups), std::logic_error);
+}
+
 TEST_F(ScorePipelineTest, SeveralFilesAndGlobs) {
   const auto a = synth("part-a.tsv", 1500, false);
   const auto b = synth("part-b.tsv.zst", 2500, true);

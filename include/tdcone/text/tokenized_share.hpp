@@ -85,8 +85,9 @@ struct TokenizedShare {
   /// alignment matrix grows into the memory the share gives up. Reading them
   /// after is a logic error (asserted in debug builds).
   void release_types_before(std::size_t end);
-  /// Pairs whose types were released (0: all can be read).
-  std::size_t types_released_before() const { return types_released_before_; }
+  /// Whether an engine run has begun to release the types (true on every
+  /// rank of that run, also one without pairs).
+  bool types_released() const { return types_released_; }
   /// Index of the input file of local pair i.
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
@@ -94,6 +95,7 @@ struct TokenizedShare {
 
  private:
   std::size_t types_released_before_ = 0;
+  bool types_released_ = false;
 
   std::span<const WordId> span(std::size_t k) const {
     assert(k >= 2 * types_released_before_);
