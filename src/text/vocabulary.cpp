@@ -12,8 +12,7 @@ namespace tdcone::text {
 namespace {
 
 constexpr std::size_t kInitialSlots = 1024;
-
-std::uint64_t hash_of(std::string_view word) { return XXH3_64bits(word.data(), word.size()); }
+constexpr std::size_t kShortWord = 8;  // bytes a slot holds in place of an arena offset
 
 template <class T>
 T load(const char* p) {
@@ -31,6 +30,23 @@ bool same_bytes(const char* a, const char* b, std::size_t n) {
   return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
+// The n <= kShortWord bytes at p as one little-endian number, zero-padded
+// (overlapping loads as same_bytes(); none reads past n).
+std::uint64_t packed(const char* p, std::size_t n) {
+  if (n >= 4) return std::uint64_t{load<std::uint32_t>(p)} | std::uint64_t{load<std::uint32_t>(p + n - 4)} << (8 * (n - 4));
+  if (n == 0) return 0;
+  const auto byte = [p](std::size_t k) { return std::uint64_t{static_cast<unsigned char>(p[k])} << (8 * k); };
+  return byte(0) | byte(n / 2) | byte(n - 1);
+}
+
+// A short word's hash: one 64x64->128 multiply of its bytes and length,
+// the halves folded (every input bit reaches both the slot and the tag bits).
+std::uint64_t short_hash(std::uint64_t bytes, std::size_t n) {
+  const unsigned __int128 product =
+      static_cast<unsigned __int128>(bytes ^ 0x9E3779B97F4A7C15ull) * (0xD6E8FEB86659FD93ull + 2 * n);
+  return static_cast<std::uint64_t>(product) ^ static_cast<std::uint64_t>(product >> 64);
+}
+
 // The high half picks the slot, the low half makes the tag: independent bits.
 std::size_t home_slot(std::uint64_t hash, std::size_t mask) { return static_cast<std::size_t>(hash >> 32) & mask; }
 
@@ -46,25 +62,36 @@ std::uint32_t tag_of(std::uint64_t hash, std::size_t length) {
 
 Vocabulary::Vocabulary() : starts_{0, 0}, slots_(kInitialSlots) {}  // id 0: NULL, ""
 
-std::size_t Vocabulary::probe(std::string_view word, std::uint64_t hash) const {
+Vocabulary::Key Vocabulary::key_of(std::string_view word) {
+  if (word.size() > kShortWord) return {XXH3_64bits(word.data(), word.size()), 0};
+  const std::uint64_t bytes = packed(word.data(), word.size());
+  return {short_hash(bytes, word.size()), bytes};
+}
+
+std::size_t Vocabulary::probe(std::string_view word, Key key) const {
   const std::size_t mask = slots_.size() - 1;
-  const std::uint32_t tag = tag_of(hash, word.size());
-  for (std::size_t i = home_slot(hash, mask);; i = (i + 1) & mask) {
+  const std::uint32_t tag = tag_of(key.hash, word.size());
+  const bool short_word = word.size() <= kShortWord;
+  for (std::size_t i = home_slot(key.hash, mask);; i = (i + 1) & mask) {
     const Slot& slot = slots_[i];
     if (slot.id == kNullWord) return i;
     if (slot.tag != tag) continue;
+    if (short_word) {  // the tag holds the length: equal bytes are the same word
+      if (slot.bytes == key.bytes) return i;
+      continue;
+    }
     if ((tag & kLongWord) == kLongWord && starts_[slot.id + 1] - starts_[slot.id] != word.size()) continue;
-    if (same_bytes(arena_.data() + slot.start, word.data(), word.size())) return i;
+    if (same_bytes(arena_.data() + slot.bytes, word.data(), word.size())) return i;
   }
 }
 
-WordId Vocabulary::intern(std::string_view word) { return intern(word, hash_of(word)); }
+WordId Vocabulary::intern(std::string_view word) { return intern(word, key_of(word)); }
 
-WordId Vocabulary::intern(std::string_view word, std::uint64_t hash) {
-  const std::size_t at = probe(word, hash);
+WordId Vocabulary::intern(std::string_view word, Key key) {
+  const std::size_t at = probe(word, key);
   if (slots_[at].id != kNullWord) return slots_[at].id;
   const auto id = static_cast<WordId>(size());
-  slots_[at] = {tag_of(hash, word.size()), id, arena_.size()};
+  slots_[at] = {tag_of(key.hash, word.size()), id, word.size() <= kShortWord ? key.bytes : arena_.size()};
   arena_.append(word);
   starts_.push_back(arena_.size());
   if (2 * (size() - 1) > slots_.size()) grow();
@@ -76,15 +103,15 @@ WordId Vocabulary::intern(std::string_view word, std::uint64_t hash) {
 // change nothing: the interning itself is word by word.
 void Vocabulary::intern(std::span<const std::string_view> words, std::vector<WordId>& ids) {
   const std::size_t mask = slots_.size() - 1;
-  hashes_.resize(words.size());
+  keys_.resize(words.size());
   for (std::size_t k = 0; k < words.size(); ++k) {
-    hashes_[k] = hash_of(words[k]);
-    __builtin_prefetch(&slots_[home_slot(hashes_[k], mask)]);
+    keys_[k] = key_of(words[k]);
+    __builtin_prefetch(&slots_[home_slot(keys_[k].hash, mask)]);
   }
-  for (std::size_t k = 0; k < words.size(); ++k) ids.push_back(intern(words[k], hashes_[k]));
+  for (std::size_t k = 0; k < words.size(); ++k) ids.push_back(intern(words[k], keys_[k]));
 }
 
-WordId Vocabulary::find(std::string_view word) const { return slots_[probe(word, hash_of(word))].id; }
+WordId Vocabulary::find(std::string_view word) const { return slots_[probe(word, key_of(word))].id; }
 
 // Doubles the table; the hashes are recomputed from the arena (cheaper than keeping them).
 void Vocabulary::grow() {
@@ -92,10 +119,10 @@ void Vocabulary::grow() {
   const std::size_t mask = slots_.size() - 1;
   for (WordId id = 1; id < size(); ++id) {
     const std::string_view w = word(id);
-    const std::uint64_t hash = hash_of(w);
-    std::size_t i = home_slot(hash, mask);
+    const Key key = key_of(w);
+    std::size_t i = home_slot(key.hash, mask);
     while (slots_[i].id != kNullWord) i = (i + 1) & mask;
-    slots_[i] = {tag_of(hash, w.size()), id, starts_[id]};
+    slots_[i] = {tag_of(key.hash, w.size()), id, w.size() <= kShortWord ? key.bytes : starts_[id]};
   }
 }
 

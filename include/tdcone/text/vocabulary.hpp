@@ -13,7 +13,8 @@ using WordId = std::uint32_t;
 inline constexpr WordId kNullWord = 0;
 
 /// The words live end to end in one arena; an open-addressing table of
-/// (hash tag, id, offset) finds them, so interning a known word allocates nothing.
+/// (hash tag, id, the word itself if short, else its offset) finds them, so
+/// interning a known word allocates nothing and a short one reads no arena.
 class Vocabulary {
  public:
   Vocabulary();
@@ -36,22 +37,28 @@ class Vocabulary {
  private:
   // Where a word is, with enough to rule out most other words without the
   // arena: a probe then costs one cache miss for the slot (prefetched by the
-  // span intern()) and one for the bytes.
+  // span intern()), and a long word one more for its bytes.
   struct Slot {
     std::uint32_t tag = 0;   // bits of the word's hash and its length (vocabulary.cpp)
     WordId id = kNullWord;   // kNullWord: empty (NULL itself is never looked up)
-    std::uint64_t start = 0;  // starts_[id]
+    std::uint64_t bytes = 0;  // a short word itself (Key::bytes), a long one's starts_[id]
+  };
+  // What a probe needs of a word, computed once (the span intern() computes a sentence's first).
+  struct Key {
+    std::uint64_t hash = 0;
+    std::uint64_t bytes = 0;  // a word of at most 8 bytes, zero-padded, as one number
   };
 
-  // The slot holding `word` (hash `hash`), or the empty slot where it would go.
-  std::size_t probe(std::string_view word, std::uint64_t hash) const;
-  WordId intern(std::string_view word, std::uint64_t hash);
+  static Key key_of(std::string_view word);
+  // The slot holding `word` (key `key`), or the empty slot where it would go.
+  std::size_t probe(std::string_view word, Key key) const;
+  WordId intern(std::string_view word, Key key);
   void grow();
 
   std::string arena_;                 // every word, end to end
   std::vector<std::uint64_t> starts_;  // word `id` is arena_[starts_[id], starts_[id + 1])
   std::vector<Slot> slots_;           // a power of two, at most half full
-  std::vector<std::uint64_t> hashes_;  // scratch of the span intern()
+  std::vector<Key> keys_;             // scratch of the span intern()
 };
 
 }  // namespace tdcone::text
