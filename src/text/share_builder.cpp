@@ -3,6 +3,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <limits>
 #include <stdexcept>
 
 #include "tdcone/core/error.hpp"
@@ -26,23 +27,30 @@ std::unique_ptr<LabelInterner> make_interner(const ReadOptions& options) {
 
 // Sorts a sentence's ids. A short sentence (the common case) by rank: each
 // id goes to the number of ids that come before it, counted without branches
-// (an insertion sort's comparisons are branches the CPU cannot predict).
-void sort_ids(std::vector<WordId>::iterator first, std::vector<WordId>::iterator last) {
-  constexpr std::ptrdiff_t kShort = 32;
+// (an insertion sort's comparisons are branches the CPU cannot predict). The
+// keys (id, position) are distinct, so each rank is one count over the whole
+// block, whose size is a multiple of eight: the compiler vectorizes it whole.
+// `max_id`: no id is larger (the positions must fit beside the ids).
+void sort_ids(std::vector<WordId>::iterator first, std::vector<WordId>::iterator last, std::size_t max_id) {
+  constexpr std::ptrdiff_t kShort = 32, kPositionBits = 5, kBlock = 8;
   const std::ptrdiff_t n = last - first;
   if (n < 2) return;
-  if (n > kShort) {
+  if (n > kShort || max_id >= (std::size_t{1} << (31 - kPositionBits))) {
     std::sort(first, last);
     return;
   }
   const WordId* ids = &*first;
+  alignas(16) std::int32_t keys[kShort];
+  const std::ptrdiff_t padded = (n + kBlock - 1) / kBlock * kBlock;
+  for (std::ptrdiff_t i = 0; i < n; ++i) keys[i] = static_cast<std::int32_t>(ids[i] << kPositionBits | i);
+  for (std::ptrdiff_t i = n; i < padded; ++i) keys[i] = std::numeric_limits<std::int32_t>::max();  // before none
   WordId sorted[kShort];
   for (std::ptrdiff_t i = 0; i < n; ++i) {
-    const WordId id = ids[i];
-    std::ptrdiff_t rank = 0;
-    for (std::ptrdiff_t j = 0; j < i; ++j) rank += ids[j] <= id;  // equal ids: the earlier first
-    for (std::ptrdiff_t j = i + 1; j < n; ++j) rank += ids[j] < id;
-    sorted[rank] = id;
+    const std::int32_t key = keys[i];
+    std::int32_t rank = 0;
+    for (std::ptrdiff_t block = 0; block < padded; block += kBlock)
+      for (std::ptrdiff_t j = block; j < block + kBlock; ++j) rank += keys[j] < key;
+    sorted[rank] = ids[i];
   }
   std::copy(sorted, sorted + n, first);
 }
@@ -146,7 +154,7 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence) {
   const std::size_t start = share_.types.size();
   vocabulary_.intern(tokens_, share_.types);
   const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
-  sort_ids(first, share_.types.end());
+  sort_ids(first, share_.types.end(), vocabulary_.size());
   if (options_.keep_counts) {  // run lengths of the sorted tokens
     std::size_t out = start;
     for (std::size_t i = start; i < share_.types.size();) {
