@@ -139,6 +139,47 @@ TEST(TextTokenizerProperty, GivesTheReferenceTokensOnRandomText) {
   }
 }
 
+// ASCII text, which the tokenizer splits with masks of 64 bytes: any byte,
+// runs of one class, texts of up to several blocks so that words and
+// punctuation cross block ends and end the text; then one byte beyond ASCII
+// somewhere (that text goes the byte-by-byte way).
+std::string random_ascii_text(std::mt19937_64& rng) {
+  std::uniform_int_distribution<int> length(0, 200), kind(0, 5), byte(0, 0x7F), run(1, 20);
+  const std::string_view classes[] = {"aZ09$|", "ABCXYZ", " \t\n", ".,!?()_{}@", "hello", std::string_view("\x00\x1f\x7f", 3)};
+  std::string text;
+  for (int target = length(rng); static_cast<int>(text.size()) < target;) {
+    const int k = kind(rng);
+    if (k == 5) {
+      text += static_cast<char>(byte(rng));
+      continue;
+    }
+    const std::string_view chars = classes[k];
+    std::uniform_int_distribution<std::size_t> pick(0, chars.size() - 1);
+    for (int r = run(rng); r > 0; --r) text += chars[pick(rng)];
+  }
+  return text;
+}
+
+TEST(TextTokenizerProperty, GivesTheReferenceTokensOnRandomAsciiText) {
+  std::mt19937_64 rng(64);
+  std::vector<Tokenizer> tokenizers;
+  for (auto kind : {TokenizerKind::whitespace, TokenizerKind::punct})
+    for (bool lowercase : {false, true}) tokenizers.emplace_back(TokenizerOptions{kind, lowercase});
+  std::vector<std::string_view> views;
+  for (int round = 0; round < 20000; ++round) {
+    std::string text = random_ascii_text(rng);
+    if (round % 4 == 3 && !text.empty()) text[rng() % text.size()] = static_cast<char>(0xC3);  // "Ã" cut short
+    for (Tokenizer& tokenizer : tokenizers) {
+      tokenizer.tokenize(text, views);
+      const Tokens expected = reference(text, tokenizer.options().kind, tokenizer.options().lowercase);
+      ASSERT_EQ(Tokens(views.begin(), views.end()), expected)
+          << "text " << testing::PrintToString(text) << ", kind "
+          << (tokenizer.options().kind == TokenizerKind::punct ? "punct" : "whitespace") << ", lowercase "
+          << tokenizer.options().lowercase;
+    }
+  }
+}
+
 TEST(TextTokenizerProperty, EveryAsciiByteIsClassifiedAsUnicodeSays) {
   std::vector<Tokenizer> tokenizers;
   for (auto kind : {TokenizerKind::whitespace, TokenizerKind::punct})
