@@ -25,6 +25,11 @@ class ShareBuilder {
   ShareBuilder(const ShareBuilder&) = delete;
   ShareBuilder& operator=(const ShareBuilder&) = delete;
 
+  /// Makes room for the pairs of `text_bytes` more bytes of corpus, so that
+  /// the word types, the share's largest vector, are not copied (and their
+  /// pages not faulted in twice) as they grow: room for more types than most
+  /// corpora have; pages never written are never taken from the system.
+  void reserve(std::uint64_t text_bytes);
   /// Adds the pair of one corpus line. Returns the reason when the line is
   /// bad (it is flagged bad_line), else "".
   std::string add(const io::Line& line);
