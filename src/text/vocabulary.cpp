@@ -62,13 +62,14 @@ std::uint32_t tag_of(std::uint64_t hash, std::size_t length) {
 
 Vocabulary::Vocabulary() : starts_{0, 0}, slots_(kInitialSlots) {}  // id 0: NULL, ""
 
-Vocabulary::Key Vocabulary::key_of(std::string_view word) {
+// Inlined, as probe() and intern(word, key): a sentence's words are interned in one loop.
+[[gnu::always_inline]] inline Vocabulary::Key Vocabulary::key_of(std::string_view word) {
   if (word.size() > kShortWord) return {XXH3_64bits(word.data(), word.size()), 0};
   const std::uint64_t bytes = packed(word.data(), word.size());
   return {short_hash(bytes, word.size()), bytes};
 }
 
-std::size_t Vocabulary::probe(std::string_view word, Key key) const {
+[[gnu::always_inline]] inline std::size_t Vocabulary::probe(std::string_view word, Key key) const {
   const std::size_t mask = slots_.size() - 1;
   const std::uint32_t tag = tag_of(key.hash, word.size());
   const bool short_word = word.size() <= kShortWord;
@@ -87,9 +88,13 @@ std::size_t Vocabulary::probe(std::string_view word, Key key) const {
 
 WordId Vocabulary::intern(std::string_view word) { return intern(word, key_of(word)); }
 
-WordId Vocabulary::intern(std::string_view word, Key key) {
+[[gnu::always_inline]] inline WordId Vocabulary::intern(std::string_view word, Key key) {
   const std::size_t at = probe(word, key);
-  if (slots_[at].id != kNullWord) return slots_[at].id;
+  const WordId id = slots_[at].id;
+  return id != kNullWord ? id : add(word, key, at);
+}
+
+WordId Vocabulary::add(std::string_view word, Key key, std::size_t at) {
   const auto id = static_cast<WordId>(size());
   slots_[at] = {tag_of(key.hash, word.size()), id, word.size() <= kShortWord ? key.bytes : arena_.size()};
   arena_.append(word);
@@ -108,7 +113,9 @@ void Vocabulary::intern(std::span<const std::string_view> words, std::vector<Wor
     keys_[k] = key_of(words[k]);
     __builtin_prefetch(&slots_[home_slot(keys_[k].hash, mask)]);
   }
-  for (std::size_t k = 0; k < words.size(); ++k) ids.push_back(intern(words[k], keys_[k]));
+  const std::size_t first = ids.size();
+  ids.resize(first + words.size());
+  for (std::size_t k = 0; k < words.size(); ++k) ids[first + k] = intern(words[k], keys_[k]);
 }
 
 WordId Vocabulary::find(std::string_view word) const { return slots_[probe(word, key_of(word))].id; }

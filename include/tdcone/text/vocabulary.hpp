@@ -53,6 +53,8 @@ class Vocabulary {
   // The slot holding `word` (key `key`), or the empty slot where it would go.
   std::size_t probe(std::string_view word, Key key) const;
   WordId intern(std::string_view word, Key key);
+  // Adds `word`, new, at the empty slot `at` that probe() found for it.
+  WordId add(std::string_view word, Key key, std::size_t at);
   void grow();
 
   std::string arena_;                 // every word, end to end
