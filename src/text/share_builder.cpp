@@ -183,14 +183,15 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence) {
 // The types (and counts) at [begin, end) of the share once more, as the next
 // sentence; returns its `length`.
 std::uint32_t ShareBuilder::repeat_types(std::size_t begin, std::size_t end, std::uint32_t length) {
-  for (std::size_t k = begin; k < end; ++k) {  // by value: push_back may move the vector
-    const WordId type = share_.types[k];
-    share_.types.push_back(type);
-    if (options_.keep_counts) {
-      const std::uint32_t count = share_.type_counts[k];
-      share_.type_counts.push_back(count);
-    }
-  }
+  // Copied after the resize: it may move the vector.
+  const auto repeat = [begin, end](auto& values) {
+    const std::size_t at = values.size();
+    values.resize(at + (end - begin));
+    std::copy(values.begin() + static_cast<std::ptrdiff_t>(begin), values.begin() + static_cast<std::ptrdiff_t>(end),
+              values.begin() + static_cast<std::ptrdiff_t>(at));
+  };
+  repeat(share_.types);
+  if (options_.keep_counts) repeat(share_.type_counts);
   share_.type_start.push_back(share_.types.size());
   return length;
 }

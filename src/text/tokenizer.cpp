@@ -376,9 +376,14 @@ template <bool kSplitPunct, bool kLowercase>
       if (kSplitPunct) punct |= has_bits(classes, punct_bits) << k;
       if (kLowercase) {
         const __m128i capital = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1)));
-        alignas(16) char lower[16];
-        _mm_store_si128(reinterpret_cast<__m128i*>(lower), _mm_add_epi8(v, _mm_and_si128(capital, _mm_set1_epi8(0x20))));
-        std::memcpy(lowered.data() + base + k, lower, bytes);
+        const __m128i lower = _mm_add_epi8(v, _mm_and_si128(capital, _mm_set1_epi8(0x20)));
+        char* out = lowered.data() + base + k;
+        if (bytes == 16) {
+          _mm_storeu_si128(reinterpret_cast<__m128i*>(out), lower);
+        } else {
+          _mm_store_si128(reinterpret_cast<__m128i*>(tail), lower);
+          std::memcpy(out, tail, bytes);
+        }
       }
     }
     if (non_ascii != 0) return false;
