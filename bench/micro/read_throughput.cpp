@@ -32,7 +32,7 @@ int main(int argc, char** argv) {
     text::Vocabulary vocabulary;
     text::ShareBuilder builder(share, options, vocabulary);
     const std::vector<io::Segment> segments = io::plan_share(files, 0, 1);
-    for (const io::Segment& segment : segments) builder.reserve(io::segment_bytes(files[segment.file], segment));
+    for (const io::Segment& segment : segments) builder.expect_bytes(io::segment_bytes(files[segment.file], segment));
     for (const io::Segment& segment : segments) {
       io::LineReader reader(files[segment.file], segment, options.max_line_bytes);
       for (io::Line line; reader.next(line);) builder.add(line);

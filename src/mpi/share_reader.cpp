@@ -49,7 +49,7 @@ text::TokenizedShare read_share(const boost::mpi::communicator& comm, const std:
   const auto segments = io::plan_share(files, comm.rank(), comm.size());
   std::uint64_t share_bytes = 0;
   for (const auto& s : segments) share_bytes += io::segment_bytes(files[s.file], s);
-  builder.reserve(share_bytes);
+  builder.expect_bytes(share_bytes);
 
   std::vector<std::uint64_t> lines_per_segment;
   std::vector<std::uint64_t> segment_fingerprints;

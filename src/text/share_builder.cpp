@@ -69,15 +69,23 @@ void ShareBuilder::finish() {
   if (labels_) share_.label_values = labels_->take_values();
 }
 
-void ShareBuilder::reserve(std::uint64_t text_bytes) {
-  // A corpus line has a type per 7 to 8 bytes (the Twitter URL corpus, its
-  // source repeated, the most); one per 5 leaves room for denser text.
-  constexpr std::uint64_t kBytesPerType = 5;
-  share_.types.reserve(share_.types.size() + text_bytes / kBytesPerType);
-  if (options_.keep_counts) share_.type_counts.reserve(share_.types.capacity());
+// The pairs after which the share's proportions are taken: a few hundred
+// KiB of text, enough for the bytes per pair and per type.
+constexpr std::size_t kSamplePairs = 4096;
+
+void ShareBuilder::reserve_rest() {
+  if (expected_bytes_ <= added_bytes_ || added_bytes_ == 0) return;
+  const double scale = 1.125 * static_cast<double>(expected_bytes_) / static_cast<double>(added_bytes_);  // an eighth to spare
+  const auto reserve = [scale](auto&... vectors) {
+    (vectors.reserve(static_cast<std::size_t>(static_cast<double>(vectors.size()) * scale)), ...);
+  };
+  reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.ids, share_.type_start, share_.types,
+          share_.type_counts, share_.src_hash, share_.tgt_hash, share_.label_ids);
 }
 
 std::string ShareBuilder::add(const io::Line& line) {
+  added_bytes_ += line.text.size() + 1;  // and its line end
+  if (share_.size() + 1 == kSamplePairs) reserve_rest();
   if (line.too_long) return flag(too_long());
   io::Record record;
   std::string reason = parser_.parse(line.text, record);

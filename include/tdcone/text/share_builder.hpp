@@ -25,11 +25,11 @@ class ShareBuilder {
   ShareBuilder(const ShareBuilder&) = delete;
   ShareBuilder& operator=(const ShareBuilder&) = delete;
 
-  /// Makes room for the pairs of `text_bytes` more bytes of corpus, so that
-  /// the word types, the share's largest vector, are not copied (and their
-  /// pages not faulted in twice) as they grow: room for more types than most
-  /// corpora have; pages never written are never taken from the system.
-  void reserve(std::uint64_t text_bytes);
+  /// Announces about `text_bytes` more bytes of corpus lines to add. Once
+  /// the first pairs are in, the share's vectors are reserved for the rest in
+  /// their proportions, so that none is copied (and its pages faulted in
+  /// twice) as it grows.
+  void expect_bytes(std::uint64_t text_bytes) { expected_bytes_ += text_bytes; }
   /// Adds the pair of one corpus line. Returns the reason when the line is
   /// bad (it is flagged bad_line), else "".
   std::string add(const io::Line& line);
@@ -43,6 +43,7 @@ class ShareBuilder {
   const std::string& label_problem() const { return label_problem_; }
 
  private:
+  void reserve_rest();
   std::string too_long() const;
   std::string add_record(io::Record& record);
   void add_labels(const io::Record& record);
@@ -69,6 +70,7 @@ class ShareBuilder {
   Tokenizer tokenizer_;
   std::vector<std::string_view> tokens_;
   LastSentence last_src_, last_tgt_;
+  std::uint64_t expected_bytes_ = 0, added_bytes_ = 0;  // of corpus lines (expect_bytes(), add())
   std::unique_ptr<LabelInterner> labels_;  // with labels only
   std::string label_problem_;
 };
