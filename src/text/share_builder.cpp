@@ -75,7 +75,7 @@ constexpr std::size_t kSamplePairs = 4096;
 
 void ShareBuilder::reserve_rest() {
   if (expected_bytes_ <= added_bytes_ || added_bytes_ == 0) return;
-  const double scale = 1.125 * static_cast<double>(expected_bytes_) / static_cast<double>(added_bytes_);  // an eighth to spare
+  const double scale = 1.0625 * static_cast<double>(expected_bytes_) / static_cast<double>(added_bytes_);  // a sixteenth to spare
   const auto reserve = [scale](auto&... vectors) {
     (vectors.reserve(static_cast<std::size_t>(static_cast<double>(vectors.size()) * scale)), ...);
   };

@@ -78,7 +78,8 @@ struct TokenizedShare {
   std::size_t size() const { return flags.size(); }
   /// Bytes held by this share (for the memory budget).
   std::uint64_t bytes() const;
-  /// Frees the spare capacity of every vector.
+  /// Frees the spare capacity of every vector, but a small spare (at most a
+  /// quarter of the size: a vector reserved for its size, never written there).
   void shrink_to_fit();
   /// The word types of pairs [0, end) will not be read again (the score
   /// engine has aligned them): their pages go back to the system, so the
