@@ -13,7 +13,6 @@
 #include <bit>
 #include <cstdint>
 #include <cstring>
-#include <limits>
 
 namespace tdcone::text {
 
@@ -324,27 +323,20 @@ constexpr NibbleTables make_nibble_tables(const ClassTable& table) {
 constexpr NibbleTables kWhitespaceNibbles = make_nibble_tables(kWhitespaceTable);
 constexpr NibbleTables kPunctNibbles = make_nibble_tables(kPunctTable);
 
-// Appends base + the position of each set bit of `mask`, lowest first.
-inline void append_positions(std::uint64_t mask, std::uint32_t base, std::uint32_t* out, std::size_t& count) {
-  for (; mask != 0; mask &= mask - 1) out[count++] = base + static_cast<std::uint32_t>(std::countr_zero(mask));
-}
-
 // An ASCII sentence (nearly every one of most corpora) in one vector pass:
 // the bytes' classes by two table lookups, sixteen at a time, into masks of
 // 64 bytes; a token starts at a word byte after none and at each punctuation
 // byte, and ends before a non-word byte after a word byte and after each
 // punctuation byte. Lowercasing copies the sentence with its capitals
 // lowered into `lowered`, where the tokens then point. The tokens are the
-// Scanner's. Returns false, adding no token, at a non-ASCII byte (or a
-// sentence of 4 GiB): the Scanner takes the sentence then.
+// Scanner's. Returns false, adding no token, at a non-ASCII byte: the
+// Scanner takes the sentence then.
 template <bool kSplitPunct, bool kLowercase>
 [[gnu::target("ssse3")]] bool split_ascii(std::string_view text, std::vector<std::string_view>& tokens,
-                                          std::string& lowered, std::vector<std::uint32_t>& starts,
-                                          std::vector<std::uint32_t>& ends) {
+                                          std::string& lowered) {
   const std::size_t n = text.size();
-  if (n >= std::numeric_limits<std::uint32_t>::max()) return false;
-  if (starts.size() < n + 1) starts.resize(n + 1), ends.resize(n + 1);  // tokens of at least one byte each
-  if (kLowercase) lowered.resize(n);
+  if (kLowercase && lowered.size() < n) lowered.resize(n);  // only ever grown: resizing writes
+  const char* chars = kLowercase ? lowered.data() : text.data();
   const NibbleTables& nibbles = kSplitPunct ? kPunctNibbles : kWhitespaceNibbles;
   const __m128i low_table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(nibbles.low.data()));
   const __m128i high_table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(nibbles.high.data()));
@@ -354,7 +346,7 @@ template <bool kSplitPunct, bool kLowercase>
   const auto has_bits = [zero](__m128i classes, __m128i bits) {
     return static_cast<std::uint64_t>(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(classes, bits), zero)) & 0xFFFF);
   };
-  std::size_t start_count = 0, end_count = 0;
+  std::size_t ended = 0;  // tokens whose end is known (the others have size 0)
   std::uint64_t word_carry = 0, punct_carry = 0;  // the last byte of the previous 64: a word byte, punctuation
   for (std::size_t base = 0; base < n; base += 64) {
     const std::size_t size = std::min<std::size_t>(64, n - base);
@@ -386,19 +378,21 @@ template <bool kSplitPunct, bool kLowercase>
         }
       }
     }
-    if (non_ascii != 0) return false;
+    if (non_ascii != 0) {
+      tokens.clear();
+      return false;
+    }
     const std::uint64_t valid = size == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << size) - 1;
     const std::uint64_t word = ~(space | punct) & valid;
     const std::uint64_t word_before = word << 1 | word_carry, punct_before = punct << 1 | punct_carry;
-    append_positions((word & ~word_before) | punct, static_cast<std::uint32_t>(base), starts.data(), start_count);
-    append_positions((word_before & ~word) | punct_before, static_cast<std::uint32_t>(base), ends.data(), end_count);
+    for (std::uint64_t starts = (word & ~word_before) | punct; starts != 0; starts &= starts - 1)
+      tokens.emplace_back(chars + base + std::countr_zero(starts), 0);
+    for (std::uint64_t ends = (word_before & ~word) | punct_before; ends != 0; ends &= ends - 1, ++ended)
+      tokens[ended] = {tokens[ended].data(), base + std::countr_zero(ends) - static_cast<std::size_t>(tokens[ended].data() - chars)};
     word_carry = word >> 63;
     punct_carry = punct >> 63;
   }
-  if ((word_carry | punct_carry) != 0) ends[end_count++] = static_cast<std::uint32_t>(n);
-  const char* chars = kLowercase ? lowered.data() : text.data();
-  tokens.resize(start_count);
-  for (std::size_t t = 0; t < start_count; ++t) tokens[t] = {chars + starts[t], ends[t] - starts[t]};
+  if ((word_carry | punct_carry) != 0) tokens[ended] = {tokens[ended].data(), n - static_cast<std::size_t>(tokens[ended].data() - chars)};
   return true;
 }
 
@@ -422,7 +416,7 @@ template <bool kSplitPunct, bool kLowercase>
 void Tokenizer::run(std::string_view text, std::vector<std::string_view>& tokens) {
   tokens.clear();
 #ifdef __x86_64__
-  if (kHasSsse3 && split_ascii<kSplitPunct, kLowercase>(text, tokens, folded_, starts_, ends_)) return;
+  if (kHasSsse3 && split_ascii<kSplitPunct, kLowercase>(text, tokens, folded_)) return;
 #endif
   folded_.clear();
   moved_.clear();

@@ -1,6 +1,5 @@
 #pragma once
 // Splitting sentences into word tokens (SPEC §2 "Tokenization").
-#include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -36,7 +35,6 @@ class Tokenizer {
   TokenizerOptions options_;
   std::string folded_;  // the words that case folding changes (an ASCII text: all of it, lowercased)
   std::vector<std::pair<std::size_t, std::size_t>> moved_;  // their (token, offset in folded_)
-  std::vector<std::uint32_t> starts_, ends_;  // an ASCII text's token boundaries (tokenizer.cpp)
 };
 
 }  // namespace tdcone::text
