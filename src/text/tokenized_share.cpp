@@ -16,10 +16,7 @@ void TokenizedShare::shrink_to_fit() {
 
 std::uint64_t TokenizedShare::bytes() const {
   auto held = [](const auto&... vectors) { return ((std::uint64_t{vectors.capacity()} * sizeof(vectors[0])) + ...); };
-  std::uint64_t total = held(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
-  for (const std::string& id : ids)
-    if (id.capacity() > 15) total += id.capacity() + 1;  // beyond the small-string buffer
-  return total;
+  return ids.bytes() + held(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
 }
 
 void TokenizedShare::release_types_before(std::size_t end) {

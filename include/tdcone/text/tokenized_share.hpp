@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tdcone/core/string_column.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
 #include "tdcone/schema/pair_flags.hpp"
@@ -49,7 +50,7 @@ struct TokenizedShare {
   std::vector<std::uint8_t> flags;
   std::vector<std::uint32_t> src_len, tgt_len;  // tokens (not types)
   std::vector<double> scores;                  // when the format has a score
-  std::vector<std::string> ids;                // when the format has an id
+  StringColumn ids;                            // when the format has an id
   // Sorted, unique word types: pair i's input at [type_start[2i], type_start[2i+1]),
   // its output at [type_start[2i+1], type_start[2i+2]).
   std::vector<std::uint64_t> type_start{0};
