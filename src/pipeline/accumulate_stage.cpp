@@ -205,6 +205,14 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
   std::vector<mpi::RowJob> jobs;
   mpi::Received<std::uint32_t> inbox;
   const std::uint64_t gaps_before = heap_gap_bytes();  // left by earlier stages: theirs
+  // What the share gives back as it is aligned is no longer held.
+  const std::uint64_t released_before = share.released_bytes();
+  auto held_outside = [&] { return static_cast<double>(limits.held_bytes - (share.released_bytes() - released_before)); };
+  // Resident but counted nowhere: MPI, the libraries, the stacks (the free
+  // gaps of the heap are for the matrix to fill).
+  const double uncounted = std::max(0.0, static_cast<double>(rss_bytes()) - held_outside() -
+                                             static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
+                                                                 matrix.bytes() + gaps_before));
   std::size_t next = 0;
   const auto all_pairs = static_cast<double>(share.total_lines);
   int status = 0;
@@ -244,9 +252,9 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
     const double side = static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
                                             (pair_tdcone ? pair_tdcone->capacity() * sizeof(double) : 0) +
                                             (gaps > gaps_before ? gaps - gaps_before : 0));
-    held = static_cast<double>(limits.held_bytes) + matrix_now + side + buffers;
-    need.shared = static_cast<double>(limits.shared_bytes);
-    need.split = static_cast<double>(limits.held_bytes - limits.shared_bytes) + side + growth.at_end(done, matrix_now) +
+    held = uncounted + held_outside() + matrix_now + side + buffers;
+    need.shared = uncounted + static_cast<double>(limits.shared_bytes);
+    need.split = held_outside() - static_cast<double>(limits.shared_bytes) + side + growth.at_end(done, matrix_now) +
                  growth.per_pass() * limits.later_pass;
     need.buffers = buffers;
     need.buffers_growth = limits.round_growth;

@@ -99,7 +99,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   std::optional<mpi::PartitionedMatrix> p;
   if (reference) {
     p.emplace(layout->with_groups(1), mpi::WeightScale(reference->total_lines));
-    limits.held_bytes += q->bytes();
+    limits.held_bytes += q->bytes() - corpus.released_bytes();
     set_rounds(limits, config, *reference);
     limits.later_pass = 0;
     Progress progress(progress_here, "align reference", "pairs", "all ranks", comm.size());

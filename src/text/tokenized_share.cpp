@@ -23,6 +23,9 @@ void TokenizedShare::release_types_before(std::size_t end) {
   types_released_ = true;
   if (end <= types_released_before_) return;
   const std::uint64_t* starts = type_start.data();
+  const std::uint64_t types_gone = starts[2 * end] - starts[2 * types_released_before_];
+  released_bytes_ += types_gone * (sizeof(WordId) + (type_counts.empty() ? 0 : sizeof(std::uint32_t))) +
+                     2 * (end - types_released_before_) * sizeof(std::uint64_t);
   release_pages(types.data() + starts[2 * types_released_before_], types.data() + starts[2 * end]);
   if (!type_counts.empty())
     release_pages(type_counts.data() + starts[2 * types_released_before_], type_counts.data() + starts[2 * end]);

@@ -89,6 +89,8 @@ struct TokenizedShare {
   /// Whether an engine run has begun to release the types (true on every
   /// rank of that run, also one without pairs).
   bool types_released() const { return types_released_; }
+  /// Bytes of bytes() that release_types_before() gave back.
+  std::uint64_t released_bytes() const { return released_bytes_; }
   /// Index of the input file of local pair i.
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
@@ -96,6 +98,7 @@ struct TokenizedShare {
 
  private:
   std::size_t types_released_before_ = 0;
+  std::uint64_t released_bytes_ = 0;
   bool types_released_ = false;
 
   std::span<const WordId> span(std::size_t k) const {
