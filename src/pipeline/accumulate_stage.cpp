@@ -116,28 +116,21 @@ class RoundWriter {
   align::PairSplit split_;
 };
 
-// Adds the rows of the received messages to the matrix, at most `max_jobs` at a time.
-void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMatrix& matrix, std::size_t max_jobs,
-                  std::vector<mpi::RowJob>& jobs) {
-  const std::uint32_t* words = inbox.records.data();
-  const std::size_t end = inbox.records.size();
-  if (end >= (std::uint64_t{1} << 32)) throw UsageError("a round received more than 2^32 words: give a smaller --round-size");
-  jobs.clear();
-  for (std::size_t at = 0; at < end;) {
-    const std::uint32_t n_yo = words[at + 1], n_same = words[at + 2], n_rows = words[at + 3], flags = words[at + 4];
-    const std::uint32_t* rows = words + at + kHeaderWords + n_yo;  // same, then x\y
-    const auto message = static_cast<std::uint32_t>(at);
-    for (std::uint32_t k = 0; k < n_same + n_rows; ++k) jobs.push_back({rows[k], message, k});
-    if (flags & mpi::pair_rows::null_row) jobs.push_back({text::kNullWord, message, n_same + n_rows});
-    const bool weighted = flags & mpi::pair_rows::weighted;
-    at += kHeaderWords + n_yo + n_same + n_rows + (weighted ? std::size_t{2} * n_rows * n_yo : 0);
-    if (jobs.size() >= max_jobs) {
-      matrix.add(inbox.records, jobs);
-      jobs.clear();
+// Adds the rows of the received messages to the matrix, at most about
+// `max_jobs` rows at a time.
+void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMatrix& matrix, std::size_t max_jobs) {
+  const std::span<const std::uint32_t> words(inbox.records);
+  if (words.size() >= (std::uint64_t{1} << 32)) throw UsageError("a round received more than 2^32 words: give a smaller --round-size");
+  std::size_t from = 0, jobs = 0;
+  for (std::size_t at = 0; at < words.size(); at += mpi::pair_rows::length(&words[at])) {
+    if (jobs >= max_jobs) {
+      matrix.add(words.subspan(from, at - from));
+      from = at;
+      jobs = 0;
     }
+    jobs += mpi::pair_rows::row_count(&words[at]);
   }
-  matrix.add(inbox.records, jobs);
-  jobs.clear();
+  matrix.add(words.subspan(from));
 }
 
 // Free bytes inside malloc's heap, less its releasable top: memory the
@@ -201,8 +194,8 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
   if (pair_tdcone) pair_tdcone->assign(share.size(), std::numeric_limits<double>::quiet_NaN());
   RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.size(), pair_tdcone);
   const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
-  const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / sizeof(mpi::RowJob), 1024);
-  std::vector<mpi::RowJob> jobs;
+  // The matrix sorts a round's rows by place in 8 bytes each: at most two thirds of the round's bytes.
+  const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / 12, 1024);
   mpi::Received<std::uint32_t> inbox;
   const std::uint64_t gaps_before = heap_gap_bytes();  // left by earlier stages: theirs
   // What the share gives back as it is aligned is no longer held.
@@ -241,10 +234,9 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
     if (round[1] == 0 && round[2] == 0) break;
 
     mpi::all_to_all(comm, writer.outbox(), inbox);
-    status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs, jobs); }, message);
+    status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs); }, message);
     const double done = all_pairs > 0 ? round[3] / all_pairs : 1.0;
-    const double buffers = static_cast<double>(writer.buffer_bytes() + inbox.records.capacity() * 4 +
-                                               jobs.capacity() * sizeof(mpi::RowJob));
+    const double buffers = static_cast<double>(writer.buffer_bytes() + inbox.records.capacity() * 4);
     const double matrix_now = static_cast<double>(matrix.bytes());
     // Also held: the routes and the pairs' TD-CONE of this pass, and the
     // gaps that blocks freed by the matrix's merges left in the heap.
