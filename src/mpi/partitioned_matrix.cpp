@@ -254,9 +254,10 @@ std::uint64_t PartitionedMatrix::bytes() const {
 
 void PartitionedMatrix::finish() {
   // The round scratch goes; the buckets are the sorted rows already.
-  for (auto* scratch : {&fresh_, &scratch_}) *scratch = {};
-  for (auto* scratch : {&table_, &row_start_, &count_}) *scratch = {};
-  jobs_ = {};
+  // Swapped with empty vectors: `v = {}` would assign an empty list and keep the capacity.
+  for (auto* scratch : {&fresh_, &scratch_}) std::vector<MatrixCell>().swap(*scratch);
+  for (auto* scratch : {&table_, &row_start_, &count_}) std::vector<std::uint32_t>().swap(*scratch);
+  std::vector<PlacedJob>().swap(jobs_);
   merge_peak_ = 0;
 }
 

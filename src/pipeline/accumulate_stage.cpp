@@ -43,6 +43,10 @@ class RoundWriter {
     }
   }
   const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
+  /// Frees the messages (sent): the matrix grows into their memory while it adds the round.
+  void release_outbox() {
+    for (auto& box : outbox_) std::vector<std::uint32_t>().swap(box);
+  }
   std::uint64_t buffer_bytes() const {
     std::uint64_t bytes = 0;
     for (const auto& box : outbox_) bytes += box.capacity() * 4;
@@ -234,9 +238,12 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
     if (round[1] == 0 && round[2] == 0) break;
 
     mpi::all_to_all(comm, writer.outbox(), inbox);
+    const std::uint64_t sent_bytes = writer.buffer_bytes();
+    writer.release_outbox();
     status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs); }, message);
     const double done = all_pairs > 0 ? round[3] / all_pairs : 1.0;
-    const double buffers = static_cast<double>(writer.buffer_bytes() + inbox.records.capacity() * 4);
+    // Counted as if held together (they are at the exchange).
+    const double buffers = static_cast<double>(sent_bytes + inbox.records.capacity() * 4);
     const double matrix_now = static_cast<double>(matrix.bytes());
     // Also held: the routes and the pairs' TD-CONE of this pass, and the
     // gaps that blocks freed by the matrix's merges left in the heap.
