@@ -160,7 +160,14 @@ void PartitionedMatrix::place_jobs(ForEachJob for_each_job) {
   row_start_.assign(places + 2, 0);
   for_each_job([this](std::uint32_t row, std::uint32_t, std::uint32_t) { ++row_start_[place(row) + 2]; });
   for (std::size_t p = 2; p < places + 2; ++p) row_start_[p] += row_start_[p - 1];
-  jobs_.resize(row_start_[places + 1]);
+  // Exactly as many (resize() would double them, and the pages with them);
+  // anew for a round less than half as large, so its pages go too.
+  const std::size_t jobs = row_start_[places + 1];
+  if (jobs_.capacity() < jobs || jobs_.capacity() / 2 > jobs) {
+    std::vector<PlacedJob>().swap(jobs_);
+    jobs_.reserve(jobs);
+  }
+  jobs_.resize(jobs);
   for_each_job([this](std::uint32_t row, std::uint32_t message, std::uint32_t index) {
     jobs_[row_start_[place(row) + 1]++] = {message, index};
   });

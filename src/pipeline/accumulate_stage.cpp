@@ -31,11 +31,18 @@ class RoundWriter {
               const align::PairAligner& aligner, const WordRoutes& routes, const mpi::WeightScale& scale, int n_ranks,
               std::vector<double>* pair_tdcone)
       : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale),
-        pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks) {}
+        pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks),
+        sent_words_(n_ranks) {}
 
   /// Encodes pairs from `next` until the messages reach `words` words or the share ends.
   void fill(std::size_t& next, std::uint64_t words) {
-    for (auto& box : outbox_) box.clear();
+    // A quarter more than each owner took last round: rounds are alike, and
+    // a box that doubled as it grew would hold both copies at once (pages
+    // reserved but never written cost nothing).
+    for (std::size_t owner = 0; owner < outbox_.size(); ++owner) {
+      outbox_[owner].clear();
+      outbox_[owner].reserve(sent_words_[owner] + sent_words_[owner] / 4);
+    }
     std::uint64_t written = 0;
     for (; next < share_.size() && written < words; ++next) {
       written += add_pair(next);
@@ -45,7 +52,10 @@ class RoundWriter {
   const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
   /// Frees the messages (sent): the matrix grows into their memory while it adds the round.
   void release_outbox() {
-    for (auto& box : outbox_) std::vector<std::uint32_t>().swap(box);
+    for (std::size_t owner = 0; owner < outbox_.size(); ++owner) {
+      sent_words_[owner] = outbox_[owner].size();
+      std::vector<std::uint32_t>().swap(outbox_[owner]);
+    }
   }
   std::uint64_t buffer_bytes() const {
     std::uint64_t bytes = 0;
@@ -117,6 +127,7 @@ class RoundWriter {
   std::vector<double>* pair_tdcone_;
   std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_, weights_;
   std::vector<std::uint32_t> touched_, y_only_;
+  std::vector<std::size_t> sent_words_;  // each owner's words in the last round
   align::PairSplit split_;
 };
 
