@@ -27,14 +27,15 @@ using mpi::pair_rows::kHeaderWords;
 // Builds one round's messages, pair by pair.
 class RoundWriter {
  public:
-  RoundWriter(const text::TokenizedShare& share, std::span<const std::uint32_t> group_of_pair,
+  RoundWriter(text::TokenizedShare& share, std::span<const std::uint32_t> group_of_pair,
               const align::PairAligner& aligner, const WordRoutes& routes, const mpi::WeightScale& scale, int n_ranks,
               std::vector<double>* pair_tdcone)
       : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale),
         pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks),
         sent_words_(n_ranks) {}
 
-  /// Encodes pairs from `next` until the messages reach `words` words or the share ends.
+  /// Encodes pairs from `next` until the messages reach `words` words or the
+  /// share ends, releasing their types as it goes (the messages carry them now).
   void fill(std::size_t& next, std::uint64_t words) {
     // A quarter more than each owner took last round: rounds are alike, and
     // a box that doubled as it grew would hold both copies at once (pages
@@ -47,7 +48,10 @@ class RoundWriter {
     for (; next < share_.size() && written < words; ++next) {
       written += add_pair(next);
       if ((next & 0x3ff) == 0) note_progress();  // a round can be long: the stall watchdog sees it move
+      // The messages grow while the pairs they encode go: not both at once.
+      if ((next & 0x3fff) == 0) share_.release_types_before(next);
     }
+    share_.release_types_before(next);
   }
   const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
   /// Frees the messages (sent): the matrix grows into their memory while it adds the round.
@@ -119,7 +123,7 @@ class RoundWriter {
     return written;
   }
 
-  const text::TokenizedShare& share_;
+  text::TokenizedShare& share_;
   std::span<const std::uint32_t> groups_;
   const align::PairAligner& aligner_;
   const WordRoutes& routes_;
@@ -231,10 +235,7 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
   bool over_budget = false;
   for (;;) {
     if (status == 0) {
-      status = mpi::run_local_step([&] {
-        writer.fill(next, round_words);
-        share.release_types_before(next);  // encoded: the messages carry them now
-      }, message);
+      status = mpi::run_local_step([&] { writer.fill(next, round_words); }, message);
     }
     // One agreement a round: failures, pairs left, words to send, pairs done, ranks over the budget.
     std::uint64_t words = 0;
