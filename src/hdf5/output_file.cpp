@@ -154,16 +154,30 @@ void OutputFile::write_column(const std::string& dataset, std::span<const std::u
 // Reader reads both layouts.
 void OutputFile::write_column(const std::string& dataset, const std::vector<std::string>& rows, std::uint64_t offset,
                               std::uint64_t total) {
+  write_strings(dataset, rows.size(), [&](std::size_t i) { return std::string_view(rows[i]); }, offset, total);
+}
+
+void OutputFile::write_column(const std::string& dataset, const StringColumn& rows, std::uint64_t offset,
+                              std::uint64_t total) {
+  write_strings(dataset, rows.size(), [&](std::size_t i) { return rows[i]; }, offset, total);
+}
+
+void OutputFile::write_strings(const std::string& dataset, std::size_t rows,
+                               const std::function<std::string_view(std::size_t)>& row, std::uint64_t offset,
+                               std::uint64_t total) {
   Impl& f = *impl_;
   const std::string what = "dataset " + dataset;
   f.enter(what);
   std::uint64_t longest = 0;
-  for (const auto& row : rows) longest = std::max<std::uint64_t>(longest, row.size());
-  const std::size_t width = std::max<std::uint64_t>(f.agree_layout(what, rows.size(), offset, total, longest), 1);
-  std::vector<char> packed(rows.size() * width, '\0');
-  for (std::size_t i = 0; i < rows.size(); ++i) std::copy(rows[i].begin(), rows[i].end(), packed.begin() + i * width);
+  for (std::size_t i = 0; i < rows; ++i) longest = std::max<std::uint64_t>(longest, row(i).size());
+  const std::size_t width = std::max<std::uint64_t>(f.agree_layout(what, rows, offset, total, longest), 1);
+  std::vector<char> packed(rows * width, '\0');
+  for (std::size_t i = 0; i < rows; ++i) {
+    const std::string_view value = row(i);
+    std::copy(value.begin(), value.end(), packed.begin() + static_cast<std::ptrdiff_t>(i * width));
+  }
   const Handle type = string_type(width, Where{what, f.partial});
-  f.write_dataset(dataset, type.get(), type.get(), packed.data(), rows.size(), offset, total);
+  f.write_dataset(dataset, type.get(), type.get(), packed.data(), rows, offset, total);
 }
 
 void OutputFile::commit() {

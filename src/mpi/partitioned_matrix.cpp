@@ -152,25 +152,53 @@ void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>
   bucket.size = out;
 }
 
-void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<const RowJob> jobs) {
-  const std::uint32_t bucket_mask = layout_.buckets - 1;
-  const unsigned bucket_bits = std::countr_zero(layout_.buckets), row_bits = layout_.row_bits;
-  // A row's place in the walk: its bucket, then its row in the bucket.
-  auto place = [&](std::uint32_t row) {
-    const std::uint32_t local = row - layout_.first_row;
-    return ((local & bucket_mask) << row_bits) | (local >> bucket_bits);
-  };
-  // Counting sort of the jobs by row (copied, so they are then read in
-  // order): a row's new cells are summed in a table that stays in L1, and a
-  // bucket's are sorted and merged in one go.
-  const std::size_t places = std::size_t{layout_.buckets} << row_bits;
-  row_start_.assign(places + 1, 0);
-  for (const RowJob& job : jobs) ++row_start_[place(job.row) + 1];
-  for (std::size_t r = 0; r < places; ++r) row_start_[r + 1] += row_start_[r];
-  sorted_jobs_.resize(jobs.size());
-  next_job_.assign(row_start_.begin(), row_start_.end() - 1);
-  for (const RowJob& job : jobs) sorted_jobs_[next_job_[place(job.row)]++] = job;
+template <class ForEachJob>
+void PartitionedMatrix::place_jobs(ForEachJob for_each_job) {
+  // Counted at row_start_[p + 2] and filled through row_start_[p + 1], which
+  // then holds where place p + 1 starts: one array for counts and starts.
+  const std::size_t places = std::size_t{layout_.buckets} << layout_.row_bits;
+  row_start_.assign(places + 2, 0);
+  for_each_job([this](std::uint32_t row, std::uint32_t, std::uint32_t) { ++row_start_[place(row) + 2]; });
+  for (std::size_t p = 2; p < places + 2; ++p) row_start_[p] += row_start_[p - 1];
+  // Exactly as many (resize() would double them, and the pages with them);
+  // anew for a round less than half as large, so its pages go too.
+  const std::size_t jobs = row_start_[places + 1];
+  if (jobs_.capacity() < jobs || jobs_.capacity() / 2 > jobs) {
+    std::vector<PlacedJob>().swap(jobs_);
+    jobs_.reserve(jobs);
+  }
+  jobs_.resize(jobs);
+  for_each_job([this](std::uint32_t row, std::uint32_t message, std::uint32_t index) {
+    jobs_[row_start_[place(row) + 1]++] = {message, index};
+  });
+}
 
+void PartitionedMatrix::add(std::span<const std::uint32_t> words) {
+  // The jobs by row straight from the messages: a row's new cells are summed
+  // in a table that stays in cache, and a bucket's are sorted and merged in one go.
+  place_jobs([words](auto visit) {
+    for (std::size_t at = 0; at < words.size(); at += pair_rows::length(&words[at])) {
+      const std::uint32_t* header = &words[at];
+      const std::uint32_t n_rows = header[2] + header[3];
+      const std::uint32_t* rows = header + pair_rows::kHeaderWords + header[1];
+      const auto message = static_cast<std::uint32_t>(at);
+      for (std::uint32_t k = 0; k < n_rows; ++k) visit(rows[k], message, k);
+      if (header[4] & pair_rows::null_row) visit(0, message, n_rows);  // NULL: global id 0
+    }
+  });
+  add_placed(words);
+}
+
+void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<const RowJob> jobs) {
+  place_jobs([jobs](auto visit) {
+    for (const RowJob& job : jobs) visit(job.row, job.message, job.index);
+  });
+  add_placed(words);
+}
+
+void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
+  const std::size_t places = std::size_t{layout_.buckets} << layout_.row_bits;
+  const std::size_t rows_per_bucket = std::size_t{1} << layout_.row_bits;
   const unsigned column_shift = layout_.group_bits, row_shift = layout_.column_bits + layout_.group_bits;
   const std::uint64_t one = scale_.fixed(1.0);
   constexpr std::size_t kPrefetchAhead = 8;  // jobs: their messages are scattered over the receive buffer
@@ -185,16 +213,18 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<cons
       // About three new cells a job, at most a table that fits L1; rows with more grow it.
       clear_table(std::bit_ceil(std::clamp<std::size_t>(std::size_t{8} * (end - first), 16, kTableSlotsInL1)));
       row_first_ = fresh_.size();
-      const auto base = static_cast<std::uint32_t>((r & ((std::size_t{1} << row_bits) - 1)) << row_shift);
+      const std::size_t in_bucket = r & (rows_per_bucket - 1);
+      const std::uint32_t row = layout_.first_row + static_cast<std::uint32_t>(in_bucket * layout_.buckets + (r >> layout_.row_bits));
+      const auto base = static_cast<std::uint32_t>(in_bucket << row_shift);
       for (std::uint32_t k = first; k < end; ++k) {
-        if (k + kPrefetchAhead < sorted_jobs_.size()) __builtin_prefetch(words.data() + sorted_jobs_[k + kPrefetchAhead].message);
-        const RowJob& job = sorted_jobs_[k];
+        if (k + kPrefetchAhead < jobs_.size()) __builtin_prefetch(words.data() + jobs_[k + kPrefetchAhead].message);
+        const PlacedJob& job = jobs_[k];
         const std::uint32_t* header = words.data() + job.message;
         const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
         const std::uint32_t* yo = header + pair_rows::kHeaderWords;
         const std::uint32_t row_group = base | group;
         if (job.index < n_same) {  // rule 1
-          add_to_table(row_group | (job.row << column_shift), one);
+          add_to_table(row_group | (row << column_shift), one);
           ++updates;
         } else if (job.index == n_same + n_rows) {  // rule 3
           const std::uint64_t share = scale_.fixed(1.0 / n_yo);
@@ -214,9 +244,9 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<cons
       }
     }
     // The bucket's last row: its new cells go in.
-    if ((r + 1) % (std::size_t{1} << row_bits) == 0 && !fresh_.empty()) {
+    if ((r + 1) % rows_per_bucket == 0 && !fresh_.empty()) {
       sort_cells(fresh_, scratch_, count_);
-      merge_into(buckets_[r >> row_bits], fresh_);
+      merge_into(buckets_[r >> layout_.row_bits], fresh_);
       fresh_.clear();
     }
   }
@@ -225,16 +255,16 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<cons
 
 std::uint64_t PartitionedMatrix::bytes() const {
   return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) +
-         sorted_jobs_.capacity() * sizeof(RowJob) +
-         (table_.capacity() + row_start_.capacity() + next_job_.capacity() + count_.capacity()) * 4 +
+         jobs_.capacity() * sizeof(PlacedJob) + (table_.capacity() + row_start_.capacity() + count_.capacity()) * 4 +
          buckets_.capacity() * sizeof(Bucket);
 }
 
 void PartitionedMatrix::finish() {
   // The round scratch goes; the buckets are the sorted rows already.
-  for (auto* scratch : {&fresh_, &scratch_}) *scratch = {};
-  for (auto* scratch : {&table_, &row_start_, &next_job_, &count_}) *scratch = {};
-  sorted_jobs_ = {};
+  // Swapped with empty vectors: `v = {}` would assign an empty list and keep the capacity.
+  for (auto* scratch : {&fresh_, &scratch_}) std::vector<MatrixCell>().swap(*scratch);
+  for (auto* scratch : {&table_, &row_start_, &count_}) std::vector<std::uint32_t>().swap(*scratch);
+  std::vector<PlacedJob>().swap(jobs_);
   merge_peak_ = 0;
 }
 

@@ -27,22 +27,40 @@ using mpi::pair_rows::kHeaderWords;
 // Builds one round's messages, pair by pair.
 class RoundWriter {
  public:
-  RoundWriter(const text::TokenizedShare& share, std::span<const std::uint32_t> group_of_pair,
+  RoundWriter(text::TokenizedShare& share, std::span<const std::uint32_t> group_of_pair,
               const align::PairAligner& aligner, const WordRoutes& routes, const mpi::WeightScale& scale, int n_ranks,
               std::vector<double>* pair_tdcone)
       : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale),
-        pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks) {}
+        pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks),
+        sent_words_(n_ranks) {}
 
-  /// Encodes pairs from `next` until the messages reach `words` words or the share ends.
+  /// Encodes pairs from `next` until the messages reach `words` words or the
+  /// share ends, releasing their types as it goes (the messages carry them now).
   void fill(std::size_t& next, std::uint64_t words) {
-    for (auto& box : outbox_) box.clear();
+    // A quarter more than each owner took last round: rounds are alike, and
+    // a box that doubled as it grew would hold both copies at once (pages
+    // reserved but never written cost nothing).
+    for (std::size_t owner = 0; owner < outbox_.size(); ++owner) {
+      outbox_[owner].clear();
+      outbox_[owner].reserve(sent_words_[owner] + sent_words_[owner] / 4);
+    }
     std::uint64_t written = 0;
     for (; next < share_.size() && written < words; ++next) {
       written += add_pair(next);
       if ((next & 0x3ff) == 0) note_progress();  // a round can be long: the stall watchdog sees it move
+      // The messages grow while the pairs they encode go: not both at once.
+      if ((next & 0x3fff) == 0) share_.release_types_before(next);
     }
+    share_.release_types_before(next);
   }
   const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
+  /// Frees the messages (sent): the matrix grows into their memory while it adds the round.
+  void release_outbox() {
+    for (std::size_t owner = 0; owner < outbox_.size(); ++owner) {
+      sent_words_[owner] = outbox_[owner].size();
+      std::vector<std::uint32_t>().swap(outbox_[owner]);
+    }
+  }
   std::uint64_t buffer_bytes() const {
     std::uint64_t bytes = 0;
     for (const auto& box : outbox_) bytes += box.capacity() * 4;
@@ -105,7 +123,7 @@ class RoundWriter {
     return written;
   }
 
-  const text::TokenizedShare& share_;
+  text::TokenizedShare& share_;
   std::span<const std::uint32_t> groups_;
   const align::PairAligner& aligner_;
   const WordRoutes& routes_;
@@ -113,31 +131,25 @@ class RoundWriter {
   std::vector<double>* pair_tdcone_;
   std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_, weights_;
   std::vector<std::uint32_t> touched_, y_only_;
+  std::vector<std::size_t> sent_words_;  // each owner's words in the last round
   align::PairSplit split_;
 };
 
-// Adds the rows of the received messages to the matrix, at most `max_jobs` at a time.
-void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMatrix& matrix, std::size_t max_jobs,
-                  std::vector<mpi::RowJob>& jobs) {
-  const std::uint32_t* words = inbox.records.data();
-  const std::size_t end = inbox.records.size();
-  if (end >= (std::uint64_t{1} << 32)) throw UsageError("a round received more than 2^32 words: give a smaller --round-size");
-  jobs.clear();
-  for (std::size_t at = 0; at < end;) {
-    const std::uint32_t n_yo = words[at + 1], n_same = words[at + 2], n_rows = words[at + 3], flags = words[at + 4];
-    const std::uint32_t* rows = words + at + kHeaderWords + n_yo;  // same, then x\y
-    const auto message = static_cast<std::uint32_t>(at);
-    for (std::uint32_t k = 0; k < n_same + n_rows; ++k) jobs.push_back({rows[k], message, k});
-    if (flags & mpi::pair_rows::null_row) jobs.push_back({text::kNullWord, message, n_same + n_rows});
-    const bool weighted = flags & mpi::pair_rows::weighted;
-    at += kHeaderWords + n_yo + n_same + n_rows + (weighted ? std::size_t{2} * n_rows * n_yo : 0);
-    if (jobs.size() >= max_jobs) {
-      matrix.add(inbox.records, jobs);
-      jobs.clear();
+// Adds the rows of the received messages to the matrix, at most about
+// `max_jobs` rows at a time.
+void add_messages(const mpi::Received<std::uint32_t>& inbox, mpi::PartitionedMatrix& matrix, std::size_t max_jobs) {
+  const std::span<const std::uint32_t> words(inbox.records);
+  if (words.size() >= (std::uint64_t{1} << 32)) throw UsageError("a round received more than 2^32 words: give a smaller --round-size");
+  std::size_t from = 0, jobs = 0;
+  for (std::size_t at = 0; at < words.size(); at += mpi::pair_rows::length(&words[at])) {
+    if (jobs >= max_jobs) {
+      matrix.add(words.subspan(from, at - from));
+      from = at;
+      jobs = 0;
     }
+    jobs += mpi::pair_rows::row_count(&words[at]);
   }
-  matrix.add(inbox.records, jobs);
-  jobs.clear();
+  matrix.add(words.subspan(from));
 }
 
 // Free bytes inside malloc's heap, less its releasable top: memory the
@@ -201,10 +213,18 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
   if (pair_tdcone) pair_tdcone->assign(share.size(), std::numeric_limits<double>::quiet_NaN());
   RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.size(), pair_tdcone);
   const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
-  const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / sizeof(mpi::RowJob), 1024);
-  std::vector<mpi::RowJob> jobs;
+  // The matrix sorts a round's rows by place in 8 bytes each: at most two thirds of the round's bytes.
+  const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / 12, 1024);
   mpi::Received<std::uint32_t> inbox;
   const std::uint64_t gaps_before = heap_gap_bytes();  // left by earlier stages: theirs
+  // What the share gives back as it is aligned is no longer held.
+  const std::uint64_t released_before = share.released_bytes();
+  auto held_outside = [&] { return static_cast<double>(limits.held_bytes - (share.released_bytes() - released_before)); };
+  // Resident but counted nowhere: MPI, the libraries, the stacks (the free
+  // gaps of the heap are for the matrix to fill).
+  const double uncounted = std::max(0.0, static_cast<double>(rss_bytes()) - held_outside() -
+                                             static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
+                                                                 matrix.bytes() + gaps_before));
   std::size_t next = 0;
   const auto all_pairs = static_cast<double>(share.total_lines);
   int status = 0;
@@ -215,10 +235,7 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
   bool over_budget = false;
   for (;;) {
     if (status == 0) {
-      status = mpi::run_local_step([&] {
-        writer.fill(next, round_words);
-        share.release_types_before(next);  // encoded: the messages carry them now
-      }, message);
+      status = mpi::run_local_step([&] { writer.fill(next, round_words); }, message);
     }
     // One agreement a round: failures, pairs left, words to send, pairs done, ranks over the budget.
     std::uint64_t words = 0;
@@ -233,10 +250,12 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
     if (round[1] == 0 && round[2] == 0) break;
 
     mpi::all_to_all(comm, writer.outbox(), inbox);
-    status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs, jobs); }, message);
+    const std::uint64_t sent_bytes = writer.buffer_bytes();
+    writer.release_outbox();
+    status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs); }, message);
     const double done = all_pairs > 0 ? round[3] / all_pairs : 1.0;
-    const double buffers = static_cast<double>(writer.buffer_bytes() + inbox.records.capacity() * 4 +
-                                               jobs.capacity() * sizeof(mpi::RowJob));
+    // Counted as if held together (they are at the exchange).
+    const double buffers = static_cast<double>(sent_bytes + inbox.records.capacity() * 4);
     const double matrix_now = static_cast<double>(matrix.bytes());
     // Also held: the routes and the pairs' TD-CONE of this pass, and the
     // gaps that blocks freed by the matrix's merges left in the heap.
@@ -244,9 +263,9 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
     const double side = static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
                                             (pair_tdcone ? pair_tdcone->capacity() * sizeof(double) : 0) +
                                             (gaps > gaps_before ? gaps - gaps_before : 0));
-    held = static_cast<double>(limits.held_bytes) + matrix_now + side + buffers;
-    need.shared = static_cast<double>(limits.shared_bytes);
-    need.split = static_cast<double>(limits.held_bytes - limits.shared_bytes) + side + growth.at_end(done, matrix_now) +
+    held = uncounted + held_outside() + matrix_now + side + buffers;
+    need.shared = uncounted + static_cast<double>(limits.shared_bytes);
+    need.split = held_outside() - static_cast<double>(limits.shared_bytes) + side + growth.at_end(done, matrix_now) +
                  growth.per_pass() * limits.later_pass;
     need.buffers = buffers;
     need.buffers_growth = limits.round_growth;

@@ -252,11 +252,20 @@ std::string explain_out_of_memory() {
   return message + ": try more ranks, or a higher memory limit";
 }
 
-std::uint64_t peak_rss_bytes() {
+namespace {
+
+// A /proc/self/status field in bytes (its value is in kB), or 0.
+std::uint64_t status_bytes(const std::string& field) {
   std::ifstream status("/proc/self/status");
   for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmHWM:", 0) == 0) return std::stoull(line.substr(6)) * 1024;  // kB
+    if (line.rfind(field, 0) == 0) return std::stoull(line.substr(field.size())) * 1024;
   return 0;
 }
+
+}  // namespace
+
+std::uint64_t peak_rss_bytes() { return status_bytes("VmHWM:"); }
+
+std::uint64_t rss_bytes() { return status_bytes("VmRSS:"); }
 
 }  // namespace tdcone::pipeline

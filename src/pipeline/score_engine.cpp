@@ -90,32 +90,36 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   limits.machine_bytes = config.machine_bytes;
   if (reference && corpus.total_lines > 0)
     limits.later_pass = static_cast<double>(reference->total_lines) / static_cast<double>(corpus.total_lines);
-  mpi::PartitionedMatrix q(*layout, mpi::WeightScale(corpus.total_lines));
+  std::optional<mpi::PartitionedMatrix> q(std::in_place, *layout, mpi::WeightScale(corpus.total_lines));
   {
     Progress progress(progress_here, "align", "pairs", "all ranks", comm.size());
-    accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, q, limits, progress.callback(), &result.pair_tdcone);
+    accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, *q, limits, progress.callback(), &result.pair_tdcone);
   }
-  q.finish();  // before the reference's rounds: its round scratch goes
+  q->finish();  // before the reference's rounds: its round scratch goes
   std::optional<mpi::PartitionedMatrix> p;
   if (reference) {
     p.emplace(layout->with_groups(1), mpi::WeightScale(reference->total_lines));
-    limits.held_bytes += q.bytes();
+    limits.held_bytes += q->bytes() - corpus.released_bytes();
     set_rounds(limits, config, *reference);
     limits.later_pass = 0;
     Progress progress(progress_here, "align reference", "pairs", "all ranks", comm.size());
     accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress.callback(), nullptr);
   }
   if (p) p->finish();
-  result.cell_updates = boost::mpi::all_reduce(comm, q.cell_updates() + (p ? p->cell_updates() : 0), std::plus<>());
+  result.cell_updates = boost::mpi::all_reduce(comm, q->cell_updates() + (p ? p->cell_updates() : 0), std::plus<>());
   clock.lap("align");
 
   {
     Progress progress(progress_here, "score", "rows", "rank 0", comm.size());
     result.subsets =
-        entropy::score_subsets(comm, q, groups, words.global, p ? &*p : nullptr, config.rel_lambda,
+        entropy::score_subsets(comm, *q, groups, words.global, p ? &*p : nullptr, config.rel_lambda,
                                              progress.callback());
   }
   result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
+  // Scored: the matrices' memory goes to the ranking, which would otherwise
+  // raise the peak above the matrix's own.
+  q.reset();
+  p.reset();
   clock.lap("score");
 
   enter_phase("rank");

@@ -124,7 +124,7 @@ std::string ShareBuilder::add_record(io::Record& record) {
     share_.tgt_hash.push_back(same_text ? share_.src_hash.back() : XXH3_64bits(record.tgt.data(), record.tgt.size()));
   }
   if (options_.fields.has_score()) share_.scores.push_back(record.score);
-  if (options_.fields.has_id()) share_.ids.emplace_back(record.id);
+  if (options_.fields.has_id()) share_.ids.push_back(record.id);
   if (labels_) add_labels(record);
   return {};
 }
@@ -145,7 +145,7 @@ std::string ShareBuilder::flag(std::string reason) {
   share_.src_len.push_back(0);
   share_.tgt_len.push_back(0);
   if (options_.fields.has_score()) share_.scores.push_back(0.0);
-  if (options_.fields.has_id()) share_.ids.emplace_back();
+  if (options_.fields.has_id()) share_.ids.push_back({});
   share_.type_start.push_back(share_.types.size());
   share_.type_start.push_back(share_.types.size());
   if (options_.keep_counts) {

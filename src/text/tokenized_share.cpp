@@ -25,16 +25,16 @@ void TokenizedShare::shrink_to_fit() {
 
 std::uint64_t TokenizedShare::bytes() const {
   auto held = [](const auto&... vectors) { return ((std::uint64_t{vectors.capacity()} * sizeof(vectors[0])) + ...); };
-  std::uint64_t total = held(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
-  for (const std::string& id : ids)
-    if (id.capacity() > 15) total += id.capacity() + 1;  // beyond the small-string buffer
-  return total;
+  return ids.bytes() + held(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
 }
 
 void TokenizedShare::release_types_before(std::size_t end) {
   types_released_ = true;
   if (end <= types_released_before_) return;
   const std::uint64_t* starts = type_start.data();
+  const std::uint64_t types_gone = starts[2 * end] - starts[2 * types_released_before_];
+  released_bytes_ += types_gone * (sizeof(WordId) + (type_counts.empty() ? 0 : sizeof(std::uint32_t))) +
+                     2 * (end - types_released_before_) * sizeof(std::uint64_t);
   release_pages(types.data() + starts[2 * types_released_before_], types.data() + starts[2 * end]);
   if (!type_counts.empty())
     release_pages(type_counts.data() + starts[2 * types_released_before_], type_counts.data() + starts[2 * end]);

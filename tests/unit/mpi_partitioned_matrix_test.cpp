@@ -95,6 +95,69 @@ TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) {
   EXPECT_EQ(cells_of(many_rounds), expected);
 }
 
+// Messages of every kind (rule 1, rule 2 uniform and weighted, the NULL
+// row), with their jobs listed one by one.
+struct MixedMessages {
+  std::vector<std::uint32_t> words;
+  std::vector<RowJob> jobs;
+
+  void add(std::uint32_t group, const std::vector<std::uint32_t>& yo, const std::vector<std::uint32_t>& same,
+           const std::vector<std::uint32_t>& rows, std::uint32_t flags, std::mt19937& rng) {
+    const auto at = static_cast<std::uint32_t>(words.size());
+    const std::size_t jobs_before = jobs.size();
+    words.insert(words.end(), {group, static_cast<std::uint32_t>(yo.size()), static_cast<std::uint32_t>(same.size()),
+                               static_cast<std::uint32_t>(rows.size()), flags});
+    words.insert(words.end(), yo.begin(), yo.end());
+    words.insert(words.end(), same.begin(), same.end());
+    words.insert(words.end(), rows.begin(), rows.end());
+    if (flags & mpi::pair_rows::weighted)
+      for (std::size_t k = 0; k < rows.size() * yo.size(); ++k) words.insert(words.end(), {static_cast<std::uint32_t>(1 + rng() % 5000), static_cast<std::uint32_t>(rng() % 3)});
+    std::uint32_t index = 0;
+    for (auto row : same) jobs.push_back({row, at, index++});
+    for (auto row : rows) jobs.push_back({row, at, index++});
+    if (flags & mpi::pair_rows::null_row) jobs.push_back({0, at, index});
+    EXPECT_EQ(words.size() - at, mpi::pair_rows::length(&words[at]));
+    EXPECT_EQ(jobs.size() - jobs_before, mpi::pair_rows::row_count(&words[at]));
+  }
+};
+
+TEST(PartitionedMatrixTest, RowsReadStraightFromTheMessagesAreTheListedJobs) {
+  const auto layout = MatrixLayout::make(words(3000), 0, 4);
+  const mpi::WeightScale scale(5000);
+  std::mt19937 rng(11);
+  auto some = [&](std::uint32_t most, std::uint32_t largest) {
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t k = rng() % (most + 1); k > 0; --k) ids.push_back(1 + rng() % largest);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+  };
+  MixedMessages m;
+  for (int pair = 0; pair < 5000; ++pair) {
+    const auto yo = some(9, 3000);
+    std::uint32_t flags = (rng() % 2 ? mpi::pair_rows::weighted : 0u);
+    if (!yo.empty() && rng() % 3 == 0) flags |= mpi::pair_rows::null_row;
+    m.add(rng() % 4, yo, some(4, 3000), some(6, 500), flags, rng);
+  }
+  PartitionedMatrix listed(layout, scale), read(layout, scale), in_slices(layout, scale);
+  listed.add(m.words, m.jobs);
+  read.add(m.words);
+  for (std::size_t from = 0; from < m.words.size();) {  // whole messages, about 300 rows at a time
+    std::size_t to = from, rows = 0;
+    while (to < m.words.size() && rows < 300) rows += mpi::pair_rows::row_count(&m.words[to]), to += mpi::pair_rows::length(&m.words[to]);
+    in_slices.add(std::span(m.words).subspan(from, to - from));
+    from = to;
+  }
+  for (auto* matrix : {&listed, &read, &in_slices}) matrix->finish();
+  const auto cells = cells_of(listed);
+  EXPECT_GT(cells.size(), 10000u);
+  EXPECT_EQ(cells_of(read), cells);
+  EXPECT_EQ(cells_of(in_slices), cells);
+  EXPECT_EQ(read.cell_updates(), listed.cell_updates());
+  EXPECT_EQ(in_slices.cell_updates(), listed.cell_updates());
+  EXPECT_EQ(read.nnz(), cells.size());
+}
+
 TEST(PartitionedMatrixTest, LargeVocabularyKeysSortOverThreePasses) {
   const auto vocabulary = words(3'000'000);  // 22 column bits + 6 row bits
   const auto layout = MatrixLayout::make(vocabulary, 0, 1);

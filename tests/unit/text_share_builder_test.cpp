@@ -192,9 +192,12 @@ TEST(TokenizedShare, ReleasingAlignedPairsKeepsTheOthersIntact) {
       share.type_start.push_back(share.types.size());
     }
   }
+  EXPECT_EQ(share.released_bytes(), 0u);
   share.release_types_before(kPairs / 2);
   share.release_types_before(kPairs / 4);  // already released: nothing more
   share.release_types_before(3 * kPairs / 4);
+  // Per pair 10 types of 4 bytes and two 8-byte starts: what the budget no longer counts.
+  EXPECT_EQ(share.released_bytes(), 3 * kPairs / 4 * (10 * 4 + 2 * 8));
   for (std::size_t i = 3 * kPairs / 4; i < kPairs; ++i) {
     const auto x = share.src_types(i), y = share.tgt_types(i);
     ASSERT_EQ(x.size(), 5u) << i;

@@ -4,10 +4,14 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
+
+#include "tdcone/core/string_column.hpp"
 
 namespace tdcone::h5 {
 
@@ -52,11 +56,14 @@ class OutputFile {
   /// gives `str`), width = the longest over all ranks (at least 1); see the
   /// .cpp for why not variable-length.
   void write_column(const std::string& dataset, const std::vector<std::string>& rows, std::uint64_t offset, std::uint64_t total);
+  void write_column(const std::string& dataset, const StringColumn& rows, std::uint64_t offset, std::uint64_t total);
 
   /// Closes the file and renames it to `path` (collective).
   void commit();
 
  private:
+  void write_strings(const std::string& dataset, std::size_t rows, const std::function<std::string_view(std::size_t)>& row,
+                     std::uint64_t offset, std::uint64_t total);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

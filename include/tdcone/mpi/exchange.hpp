@@ -19,7 +19,7 @@ struct Received {
 /// overflow MPI's int byte counts). Point to point from each outbox vector
 /// into one receive buffer: the records are not copied into a send buffer
 /// first. Into `in`, whose buffers are reused: a round after round exchange
-/// keeps its pages. Collective.
+/// keeps its pages (unless a round needs less than half of them). Collective.
 template <class T>
 void all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox, Received<T>& in) {
   static_assert(std::is_trivially_copyable_v<T>);
@@ -34,6 +34,12 @@ void all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox, Receiv
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
   in.offset.assign(n_ranks + 1, 0);
   for (int r = 0; r < n_ranks; ++r) in.offset[r + 1] = in.offset[r] + recv_counts[r];
+  // Exactly the records (resize() would double them), anew for a round less
+  // than half as large: the pages it no longer needs go.
+  if (in.records.capacity() < in.offset[n_ranks] || in.records.capacity() / 2 > in.offset[n_ranks]) {
+    std::vector<T>().swap(in.records);
+    in.records.reserve(in.offset[n_ranks]);
+  }
   in.records.resize(in.offset[n_ranks]);
   std::vector<MPI_Request> requests;
   requests.reserve(2 * n_ranks);

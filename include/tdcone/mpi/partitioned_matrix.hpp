@@ -9,6 +9,7 @@
 // size. A round's new cells of a row are summed in a hash table that stays in
 // L1; a bucket's are then sorted once and merged with its block into a new
 // one: no slack, about 12 bytes a non-zero.
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
@@ -72,6 +73,16 @@ enum Flag : std::uint32_t {
   null_row = 1,  // rule 3: the NULL row gets 1/|y\x| on each of y\x
   weighted = 2,  // rule 2 by the given weights (static); else 1/(|y\x|+1) to y\x and NULL
 };
+
+/// Words of the message whose header is at `header`.
+inline std::size_t length(const std::uint32_t* header) {
+  const std::size_t n_yo = header[1], n_same = header[2], n_rows = header[3];
+  return kHeaderWords + n_yo + n_same + n_rows + (header[4] & weighted ? 2 * n_rows * n_yo : 0);
+}
+/// Rows (jobs) of the message whose header is at `header`: its same and x\y rows, and NULL's.
+inline std::size_t row_count(const std::uint32_t* header) {
+  return std::size_t{header[2]} + header[3] + (header[4] & null_row ? 1 : 0);
+}
 }  // namespace pair_rows
 
 /// One row of a message: rows [0, n_same) of rule 1, then the n_rows of
@@ -86,8 +97,11 @@ class PartitionedMatrix {
  public:
   PartitionedMatrix(MatrixLayout layout, WeightScale scale);
 
-  /// Adds the cells of `jobs`, rows of the messages in `words` owned by this
-  /// rank, bucket by bucket.
+  /// Adds the cells of every row of the messages in `words` (whole
+  /// messages, all rows owned by this rank), bucket by bucket.
+  void add(std::span<const std::uint32_t> words);
+  /// Adds the cells of `jobs` only, rows of the messages in `words` owned by
+  /// this rank, bucket by bucket.
   void add(std::span<const std::uint32_t> words, std::span<const RowJob> jobs);
   /// Ends accumulation (frees the round buffers).
   void finish();
@@ -130,6 +144,25 @@ class PartitionedMatrix {
     std::size_t size = 0;
   };
 
+  // A job placed by its row: the row is where it lies in jobs_.
+  struct PlacedJob {
+    std::uint32_t message;  // offset of the message header in the words
+    std::uint32_t index;    // as RowJob::index
+  };
+
+  /// A row's place in the walk: its bucket, then its row in the bucket.
+  std::uint32_t place(std::uint32_t row) const {
+    const std::uint32_t local = row - layout_.first_row;
+    const unsigned bucket_bits = static_cast<unsigned>(std::countr_zero(layout_.buckets));
+    return ((local & (layout_.buckets - 1)) << layout_.row_bits) | (local >> bucket_bits);
+  }
+  /// Counting sort of jobs by place, in two passes that call
+  /// `for_each_job(visit)` with visit(row, message, index): into jobs_, with
+  /// place p's jobs at [row_start_[p], row_start_[p + 1]).
+  template <class ForEachJob>
+  void place_jobs(ForEachJob for_each_job);
+  /// Adds the cells of the placed jobs.
+  void add_placed(std::span<const std::uint32_t> words);
   /// Sums `weight` into the current row's new cell `key`.
   inline void add_to_table(std::uint32_t key, std::uint64_t weight);
   /// Empties the table, with `slots` (a power of two) in use.
@@ -150,12 +183,12 @@ class PartitionedMatrix {
   // a bucket's new cells, a row's summed in place through an open-addressing
   // table of 1 + their index in fresh_ (0: empty; its first table_slots_
   // slots in use), then sorted.
-  std::vector<RowJob> sorted_jobs_;
+  std::vector<PlacedJob> jobs_;
   std::vector<MatrixCell> fresh_, scratch_;
   std::vector<std::uint32_t> table_;
   std::size_t table_slots_ = 0, row_first_ = 0;
   unsigned table_shift_ = 32;
-  std::vector<std::uint32_t> row_start_, next_job_, count_;
+  std::vector<std::uint32_t> row_start_, count_;
 };
 
 }  // namespace tdcone::mpi

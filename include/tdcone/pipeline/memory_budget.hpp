@@ -82,5 +82,7 @@ std::string explain_out_of_memory();
 
 /// Peak resident memory of this process so far (VmHWM), in bytes.
 std::uint64_t peak_rss_bytes();
+/// Resident memory of this process now (VmRSS), in bytes.
+std::uint64_t rss_bytes();
 
 }  // namespace tdcone::pipeline

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "tdcone/core/string_column.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
 #include "tdcone/schema/pair_flags.hpp"
@@ -49,7 +50,7 @@ struct TokenizedShare {
   std::vector<std::uint8_t> flags;
   std::vector<std::uint32_t> src_len, tgt_len;  // tokens (not types)
   std::vector<double> scores;                  // when the format has a score
-  std::vector<std::string> ids;                // when the format has an id
+  StringColumn ids;                            // when the format has an id
   // Sorted, unique word types: pair i's input at [type_start[2i], type_start[2i+1]),
   // its output at [type_start[2i+1], type_start[2i+2]).
   std::vector<std::uint64_t> type_start{0};
@@ -89,6 +90,8 @@ struct TokenizedShare {
   /// Whether an engine run has begun to release the types (true on every
   /// rank of that run, also one without pairs).
   bool types_released() const { return types_released_; }
+  /// Bytes of bytes() that release_types_before() gave back.
+  std::uint64_t released_bytes() const { return released_bytes_; }
   /// Index of the input file of local pair i.
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
@@ -96,6 +99,7 @@ struct TokenizedShare {
 
  private:
   std::size_t types_released_before_ = 0;
+  std::uint64_t released_bytes_ = 0;
   bool types_released_ = false;
 
   std::span<const WordId> span(std::size_t k) const {
