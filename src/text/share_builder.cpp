@@ -79,8 +79,8 @@ void ShareBuilder::reserve_rest() {
   const auto reserve = [scale](auto&... vectors) {
     (vectors.reserve(static_cast<std::size_t>(static_cast<double>(vectors.size()) * scale)), ...);
   };
-  reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.ids, share_.type_start, share_.types,
-          share_.type_counts, share_.src_hash, share_.tgt_hash, share_.label_ids);
+  reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.type_start, share_.types, share_.type_counts,
+          share_.src_hash, share_.tgt_hash, share_.label_ids);
 }
 
 std::string ShareBuilder::add(const io::Line& line) {

@@ -20,7 +20,8 @@ void TokenizedShare::shrink_to_fit() {
   auto shrink = [](auto&... vectors) {
     ((vectors.capacity() - vectors.size() > vectors.size() / kKeptSpare ? vectors.shrink_to_fit() : void()), ...);
   };
-  shrink(flags, src_len, tgt_len, scores, ids, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
+  shrink(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
+  ids.shrink_to_fit();
 }
 
 std::uint64_t TokenizedShare::bytes() const {
