@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "tdcone/cli/app.hpp"
+#include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/select_job.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/guard.hpp"
@@ -24,6 +25,7 @@ int main(int argc, char** argv) {
   // Threads: the stall watchdog's heartbeats run beside the main thread's MPI calls.
   boost::mpi::environment environment(argc, argv, boost::mpi::threading::multiple);
   boost::mpi::communicator world;
+  tdcone::pipeline::note_resident_at_start();  // the memory budget counts it
   const tdcone::mpi::FailureChannel failures(world);
   const tdcone::mpi::StallChannel stalls(world);
   try {

@@ -220,11 +220,8 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
   // What the share gives back as it is aligned is no longer held.
   const std::uint64_t released_before = share.released_bytes();
   auto held_outside = [&] { return static_cast<double>(limits.held_bytes - (share.released_bytes() - released_before)); };
-  // Resident but counted nowhere: MPI, the libraries, the stacks (the free
-  // gaps of the heap are for the matrix to fill).
-  const double uncounted = std::max(0.0, static_cast<double>(rss_bytes()) - held_outside() -
-                                             static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
-                                                                 matrix.bytes() + gaps_before));
+  // Resident but counted nowhere: MPI and the libraries.
+  const auto uncounted = static_cast<double>(resident_at_start());
   std::size_t next = 0;
   const auto all_pairs = static_cast<double>(share.total_lines);
   int status = 0;

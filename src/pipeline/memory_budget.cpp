@@ -266,6 +266,12 @@ std::uint64_t status_bytes(const std::string& field) {
 
 std::uint64_t peak_rss_bytes() { return status_bytes("VmHWM:"); }
 
-std::uint64_t rss_bytes() { return status_bytes("VmRSS:"); }
+namespace {
+std::uint64_t resident_at_start_bytes = 0;
+}  // namespace
+
+void note_resident_at_start() { resident_at_start_bytes = status_bytes("VmRSS:"); }
+
+std::uint64_t resident_at_start() { return resident_at_start_bytes; }
 
 }  // namespace tdcone::pipeline

@@ -82,7 +82,11 @@ std::string explain_out_of_memory();
 
 /// Peak resident memory of this process so far (VmHWM), in bytes.
 std::uint64_t peak_rss_bytes();
-/// Resident memory of this process now (VmRSS), in bytes.
-std::uint64_t rss_bytes();
+/// Notes the resident memory of this process (VmRSS) as what MPI and the
+/// libraries hold: main() calls it once MPI has started.
+void note_resident_at_start();
+/// The memory noted by note_resident_at_start(), 0 if it never was (the
+/// tests: a process that ran other jobs before holds more than they did).
+std::uint64_t resident_at_start();
 
 }  // namespace tdcone::pipeline
