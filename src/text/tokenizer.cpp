@@ -292,7 +292,6 @@ class Scanner {
   std::size_t word_start_ = 0;  // in the text, or in folded_
 };
 
-
 #ifdef __x86_64__
 // The classes of the ASCII bytes as two 16-byte tables for pshufb: byte
 // (high nibble h, low nibble l) has the class bits high[h] & low[l], one bit
