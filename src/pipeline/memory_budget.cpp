@@ -124,13 +124,18 @@ std::uint64_t cgroup_limit() {
   return limit;
 }
 
-// VmSize: the address space this process has mapped.
-std::uint64_t mapped_bytes() {
+// A /proc/self/status field in bytes (its value is in kB), or 0.
+std::uint64_t status_bytes(const std::string& field) {
   std::ifstream status("/proc/self/status");
   for (std::string line; std::getline(status, line);)
-    if (line.rfind("VmSize:", 0) == 0) return std::stoull(line.substr(7)) * 1024;  // kB
+    if (line.rfind(field, 0) == 0) return std::stoull(line.substr(field.size())) * 1024;
   return 0;
 }
+
+// VmSize: the address space this process has mapped.
+std::uint64_t mapped_bytes() { return status_bytes("VmSize:"); }
+
+std::uint64_t resident_at_start_bytes = 0;  // note_resident_at_start()
 
 // A soft rlimit in bytes, 0 when unlimited.
 std::uint64_t rlimit_bytes(int resource) {
@@ -252,23 +257,7 @@ std::string explain_out_of_memory() {
   return message + ": try more ranks, or a higher memory limit";
 }
 
-namespace {
-
-// A /proc/self/status field in bytes (its value is in kB), or 0.
-std::uint64_t status_bytes(const std::string& field) {
-  std::ifstream status("/proc/self/status");
-  for (std::string line; std::getline(status, line);)
-    if (line.rfind(field, 0) == 0) return std::stoull(line.substr(field.size())) * 1024;
-  return 0;
-}
-
-}  // namespace
-
 std::uint64_t peak_rss_bytes() { return status_bytes("VmHWM:"); }
-
-namespace {
-std::uint64_t resident_at_start_bytes = 0;
-}  // namespace
 
 void note_resident_at_start() { resident_at_start_bytes = status_bytes("VmRSS:"); }
 
