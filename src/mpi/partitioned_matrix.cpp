@@ -19,13 +19,13 @@ namespace {
 // sorting of them stay within a core's L2 cache.
 constexpr unsigned kMaxRowBits = 6;
 
-// 32 KiB of 4-byte slots.
-constexpr std::size_t kTableSlotsInL1 = 8192;
+// 32 KiB of 8-byte slots.
+constexpr std::size_t kTableSlotsInL1 = 4096;
 
 // Sorts cells of distinct keys by key: least significant digit first, over
 // the bits in which the keys differ, with digits no wider than the cells are
 // many (a count table that costs less than its cells and fits L1).
-void sort_cells(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& scratch, std::vector<std::uint32_t>& count) {
+void sort_cells(std::span<MatrixCell> cells, std::vector<MatrixCell>& scratch, std::vector<std::uint32_t>& count) {
   if (cells.size() < 64) {
     std::sort(cells.begin(), cells.end(), [](const MatrixCell& a, const MatrixCell& b) { return a.key < b.key; });
     return;
@@ -38,16 +38,18 @@ void sort_cells(std::vector<MatrixCell>& cells, std::vector<MatrixCell>& scratch
   if (passes == 0) return;
   const unsigned digit_bits = (bits + passes - 1) / passes;
   const std::uint32_t mask = (1u << digit_bits) - 1;
-  scratch.resize(cells.size());
+  if (scratch.size() < cells.size()) scratch.resize(cells.size());
+  MatrixCell *from = cells.data(), *to = scratch.data();
   for (unsigned d = 0; d < passes; ++d) {
     const unsigned shift = d * digit_bits;
     count.assign(std::size_t{mask} + 1, 0);
-    for (const MatrixCell& c : cells) ++count[(c.key >> shift) & mask];
+    for (std::size_t i = 0; i < cells.size(); ++i) ++count[(from[i].key >> shift) & mask];
     std::uint32_t sum = 0;
     for (auto& n : count) sum += std::exchange(n, sum);
-    for (const MatrixCell& c : cells) scratch[count[(c.key >> shift) & mask]++] = c;
-    cells.swap(scratch);
+    for (std::size_t i = 0; i < cells.size(); ++i) to[count[(from[i].key >> shift) & mask]++] = from[i];
+    std::swap(from, to);
   }
+  if (from != cells.data()) std::copy_n(from, cells.size(), cells.data());
 }
 
 // What a malloc block takes from the heap: its usable bytes and the chunk header.
@@ -88,21 +90,23 @@ MatrixLayout MatrixLayout::with_groups(std::size_t groups) const {
 }
 
 PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
-    : layout_(layout), scale_(scale), buckets_(layout.buckets) {}
+    : layout_(layout), scale_(scale), buckets_(layout.buckets) {
+  for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
+}
 
 void PartitionedMatrix::add_to_table(std::uint32_t key, std::uint64_t weight) {
+  // A slot holds the key beside its cell's index: one load decides hit or miss.
   const std::size_t last = table_slots_ - 1;
   for (std::size_t at = (key * 0x9E3779B1u) >> table_shift_;; at = (at + 1) & last) {
-    const std::uint32_t slot = table_[at];
+    const std::uint64_t slot = table_[at];
     if (slot == 0) {
       fresh_.push_back({key, weight});
-      table_[at] = static_cast<std::uint32_t>(fresh_.size());
+      table_[at] = (std::uint64_t{fresh_.size()} << 32) | key;
       if ((fresh_.size() - row_first_) * 2 > table_slots_) grow_table();
       return;
     }
-    MatrixCell& cell = fresh_[slot - 1];
-    if (cell.key == key) {
-      cell.weight += weight;
+    if (static_cast<std::uint32_t>(slot) == key) {
+      fresh_[(slot >> 32) - 1].weight += weight;
       return;
     }
   }
@@ -119,9 +123,10 @@ void PartitionedMatrix::grow_table() {
   clear_table(2 * table_slots_);
   const std::size_t last = table_slots_ - 1;
   for (std::size_t i = row_first_; i < fresh_.size(); ++i) {
-    std::size_t at = (fresh_[i].key * 0x9E3779B1u) >> table_shift_;
+    const std::uint32_t key = fresh_[i].key;
+    std::size_t at = (key * 0x9E3779B1u) >> table_shift_;
     while (table_[at] != 0) at = (at + 1) & last;
-    table_[at] = static_cast<std::uint32_t>(i + 1);
+    table_[at] = (std::uint64_t{i + 1} << 32) | key;
   }
 }
 
@@ -217,7 +222,11 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
       const std::uint32_t row = layout_.first_row + static_cast<std::uint32_t>(in_bucket * layout_.buckets + (r >> layout_.row_bits));
       const auto base = static_cast<std::uint32_t>(in_bucket << row_shift);
       for (std::uint32_t k = first; k < end; ++k) {
-        if (k + kPrefetchAhead < jobs_.size()) __builtin_prefetch(words.data() + jobs_[k + kPrefetchAhead].message);
+        if (k + kPrefetchAhead < jobs_.size()) {  // the header and y\x after it: often two cache lines
+          const std::uint32_t* ahead = words.data() + jobs_[k + kPrefetchAhead].message;
+          __builtin_prefetch(ahead);
+          __builtin_prefetch(ahead + 15);
+        }
         const PlacedJob& job = jobs_[k];
         const std::uint32_t* header = words.data() + job.message;
         const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
@@ -227,7 +236,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
           add_to_table(row_group | (row << column_shift), one);
           ++updates;
         } else if (job.index == n_same + n_rows) {  // rule 3
-          const std::uint64_t share = scale_.fixed(1.0 / n_yo);
+          const std::uint64_t share = share_of(n_yo);
           spread(row_group, yo, n_yo, [share](std::uint32_t) { return share; });
           updates += n_yo;
         } else if (flags & pair_rows::weighted) {  // rule 2, static
@@ -236,16 +245,17 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
           spread(row_group, yo, n_yo, [w](std::uint32_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); });
           updates += n_yo;
         } else {  // rule 2, uniform
-          const std::uint64_t share = scale_.fixed(1.0 / (n_yo + 1.0));
+          const std::uint64_t share = share_of(n_yo + 1);
           spread(row_group, yo, n_yo, [share](std::uint32_t) { return share; });
           add_to_table(row_group, share);  // column 0: NULL
           updates += n_yo + 1;
         }
       }
+      // Sorted while they are in cache: the rows of a bucket come in key order.
+      sort_cells({fresh_.data() + row_first_, fresh_.size() - row_first_}, scratch_, count_);
     }
     // The bucket's last row: its new cells go in.
     if ((r + 1) % rows_per_bucket == 0 && !fresh_.empty()) {
-      sort_cells(fresh_, scratch_, count_);
       merge_into(buckets_[r >> layout_.row_bits], fresh_);
       fresh_.clear();
     }
@@ -255,7 +265,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
 
 std::uint64_t PartitionedMatrix::bytes() const {
   return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) +
-         jobs_.capacity() * sizeof(PlacedJob) + (table_.capacity() + row_start_.capacity() + count_.capacity()) * 4 +
+         jobs_.capacity() * sizeof(PlacedJob) + table_.capacity() * 8 + (row_start_.capacity() + count_.capacity()) * 4 +
          buckets_.capacity() * sizeof(Bucket);
 }
 
@@ -263,7 +273,8 @@ void PartitionedMatrix::finish() {
   // The round scratch goes; the buckets are the sorted rows already.
   // Swapped with empty vectors: `v = {}` would assign an empty list and keep the capacity.
   for (auto* scratch : {&fresh_, &scratch_}) std::vector<MatrixCell>().swap(*scratch);
-  for (auto* scratch : {&table_, &row_start_, &count_}) std::vector<std::uint32_t>().swap(*scratch);
+  std::vector<std::uint64_t>().swap(table_);
+  for (auto* scratch : {&row_start_, &count_}) std::vector<std::uint32_t>().swap(*scratch);
   std::vector<PlacedJob>().swap(jobs_);
   merge_peak_ = 0;
 }

@@ -9,6 +9,7 @@
 // size. A round's new cells of a row are summed in a hash table that stays in
 // L1; a bucket's are then sorted once and merged with its block into a new
 // one: no slack, about 12 bytes a non-zero.
+#include <array>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -169,23 +170,26 @@ class PartitionedMatrix {
   void clear_table(std::size_t slots);
   /// Doubles the table's slots (the row's new cells grew past half of them).
   void grow_table();
+  /// 1/n in fixed point (a row's share of each of n words).
+  std::uint64_t share_of(std::uint32_t n) const { return n < share_of_.size() ? share_of_[n] : scale_.fixed(1.0 / n); }
   /// Merges sorted, combined `fresh` cells into the sorted cells of `bucket`.
   void merge_into(Bucket& bucket, const std::vector<MatrixCell>& fresh);
 
   MatrixLayout layout_;
   WeightScale scale_;
   std::vector<Bucket> buckets_;
+  std::array<std::uint64_t, 256> share_of_{};  // share_of(n) of the short sentences, worked out once
   std::uint64_t nnz_ = 0, cell_updates_ = 0;
   // The heap the buckets' blocks take, and the largest block a merge made
   // while the one it replaces was still held.
   std::uint64_t block_bytes_ = 0, merge_peak_ = 0;
   // Round scratch, kept from round to round: the jobs of one add() by row;
   // a bucket's new cells, a row's summed in place through an open-addressing
-  // table of 1 + their index in fresh_ (0: empty; its first table_slots_
-  // slots in use), then sorted.
+  // table of (1 + their index in fresh_) << 32 | key (0: empty; its first
+  // table_slots_ slots in use), then sorted.
   std::vector<PlacedJob> jobs_;
   std::vector<MatrixCell> fresh_, scratch_;
-  std::vector<std::uint32_t> table_;
+  std::vector<std::uint64_t> table_;
   std::size_t table_slots_ = 0, row_first_ = 0;
   unsigned table_shift_ = 32;
   std::vector<std::uint32_t> row_start_, count_;
