@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <bit>
+#include <cstring>
 #include <new>
 
 #include <malloc.h>
@@ -132,29 +133,56 @@ void PartitionedMatrix::grow_table() {
 
 void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>& fresh) {
   // One pass into a new block, without branches on the keys (which side
-  // comes next is a coin toss), then cut to size in place.
-  const MatrixCell* held = bucket.cells.get();
+  // comes next is a coin toss), then cut to size in place with the wide
+  // weights after the cells.
+  const StoredCell* held = bucket.cells.get();
+  const unsigned char* held_wide = bucket.wide_weights();
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
-  auto* merged = static_cast<MatrixCell*>(std::malloc((n_held + n_fresh) * sizeof(MatrixCell)));
+  auto* merged = static_cast<StoredCell*>(std::malloc((n_held + n_fresh) * sizeof(StoredCell)));
   if (merged == nullptr) throw std::bad_alloc();
   merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(merged));
+  wide_.clear();
+  auto store = [this](StoredCell& cell, std::uint32_t key, std::uint64_t weight) {
+    if (weight >= StoredCell::kWide) wide_.push_back(std::exchange(weight, StoredCell::kWide));
+    cell = {key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
+  };
   std::size_t i = 0, j = 0, out = 0;
   while (i < n_held && j < n_fresh) {
-    const MatrixCell a = held[i], b = fresh[j];
+    const StoredCell a = held[i];
+    const MatrixCell b = fresh[j];
     const bool take_held = a.key <= b.key, take_fresh = b.key <= a.key;
-    merged[out++] = {take_held ? a.key : b.key, (take_held ? a.weight : 0) + (take_fresh ? b.weight : 0)};
+    std::uint64_t held_weight = take_held ? a.weight() : 0;
+    if (held_weight == StoredCell::kWide) {
+      std::memcpy(&held_weight, held_wide, sizeof held_weight);
+      held_wide += sizeof held_weight;
+    }
+    store(merged[out++], take_held ? a.key : b.key, held_weight + (take_fresh ? b.weight : 0));
     i += take_held;
     j += take_fresh;
   }
+  // The held cells left keep their stored form, and their wide weights follow in order.
   std::copy(held + i, held + n_held, merged + out);
   out += n_held - i;
-  std::copy(fresh.begin() + static_cast<std::ptrdiff_t>(j), fresh.end(), merged + out);
-  out += n_fresh - j;
-  if (out < n_held + n_fresh) merged = static_cast<MatrixCell*>(std::realloc(merged, out * sizeof(MatrixCell)));
+  const auto* held_wide_end = bucket.wide_weights() + bucket.wide * sizeof(std::uint64_t);
+  for (; held_wide < held_wide_end; held_wide += sizeof(std::uint64_t)) {
+    std::memcpy(&wide_.emplace_back(), held_wide, sizeof(std::uint64_t));
+  }
+  for (; j < n_fresh; ++j) store(merged[out++], fresh[j].key, fresh[j].weight);
+  const std::size_t bytes = out * sizeof(StoredCell) + wide_.size() * sizeof(std::uint64_t);
+  if (bytes != (n_held + n_fresh) * sizeof(StoredCell)) {
+    auto* resized = static_cast<StoredCell*>(std::realloc(merged, bytes));
+    if (resized == nullptr) {
+      std::free(merged);
+      throw std::bad_alloc();
+    }
+    merged = resized;
+  }
+  std::memcpy(reinterpret_cast<unsigned char*>(merged + out), wide_.data(), wide_.size() * sizeof(std::uint64_t));
   block_bytes_ += block_bytes(merged) - block_bytes(bucket.cells.get());
   bucket.cells.reset(merged);
   nnz_ += out - n_held;
   bucket.size = out;
+  bucket.wide = wide_.size();
 }
 
 template <class ForEachJob>
@@ -264,7 +292,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
 }
 
 std::uint64_t PartitionedMatrix::bytes() const {
-  return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) +
+  return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) + wide_.capacity() * 8 +
          jobs_.capacity() * sizeof(PlacedJob) + table_.capacity() * 8 + (row_start_.capacity() + count_.capacity()) * 4 +
          buckets_.capacity() * sizeof(Bucket);
 }
@@ -273,6 +301,7 @@ void PartitionedMatrix::finish() {
   // The round scratch goes; the buckets are the sorted rows already.
   // Swapped with empty vectors: `v = {}` would assign an empty list and keep the capacity.
   for (auto* scratch : {&fresh_, &scratch_}) std::vector<MatrixCell>().swap(*scratch);
+  std::vector<std::uint64_t>().swap(wide_);
   std::vector<std::uint64_t>().swap(table_);
   for (auto* scratch : {&row_start_, &count_}) std::vector<std::uint32_t>().swap(*scratch);
   std::vector<PlacedJob>().swap(jobs_);
@@ -283,12 +312,20 @@ bool PartitionedMatrix::RowCursor::next() {
   const unsigned row_shift = m_.layout_.column_bits + m_.layout_.group_bits;
   while (bucket_ < m_.buckets_.size() && at_ >= m_.buckets_[bucket_].size) ++bucket_, at_ = 0;
   if (bucket_ == m_.buckets_.size()) return false;
-  const MatrixCell* cells = m_.buckets_[bucket_].cells.get();
+  if (at_ == 0) wide_ = m_.buckets_[bucket_].wide_weights();
+  const StoredCell* cells = m_.buckets_[bucket_].cells.get();
   const std::size_t size = m_.buckets_[bucket_].size;
   const std::uint64_t row = std::uint64_t{cells[at_].key} >> row_shift;
+  cells_.clear();
   std::size_t end = at_;
-  while (end < size && (std::uint64_t{cells[end].key} >> row_shift) == row) ++end;
-  cells_ = {cells + at_, end - at_};
+  for (; end < size && (std::uint64_t{cells[end].key} >> row_shift) == row; ++end) {
+    std::uint64_t weight = cells[end].weight();
+    if (weight == StoredCell::kWide) {
+      std::memcpy(&weight, wide_, sizeof weight);
+      wide_ += sizeof weight;
+    }
+    cells_.push_back({cells[end].key, weight});
+  }
   position_ = (std::uint64_t{bucket_} << m_.layout_.row_bits) | row;
   row_id_ = m_.layout_.first_row + static_cast<std::uint32_t>(row * m_.layout_.buckets + bucket_);
   at_ = end;

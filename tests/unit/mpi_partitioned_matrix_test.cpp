@@ -86,7 +86,7 @@ TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) {
   one_round.finish();
   EXPECT_EQ(cells_of(one_round), expected);
   EXPECT_EQ(one_round.nnz(), expected.size());
-  EXPECT_GE(one_round.bytes(), expected.size() * sizeof(mpi::MatrixCell));
+  EXPECT_GE(one_round.bytes(), expected.size() * sizeof(mpi::StoredCell));
 
   PartitionedMatrix many_rounds(layout, scale);  // the same jobs in 37 slices
   for (std::size_t from = 0; from < all.jobs.size(); from += 541)

@@ -5,10 +5,11 @@
 // matrix of any union of groups can be formed at the owner.
 //
 // Storage follows the data: rows are spread over buckets, each a sorted array
-// of 12-byte cells (32-bit key, 64-bit weight) in a block of exactly its
-// size. A round's new cells of a row are summed in a hash table that stays in
-// L1; a bucket's are then sorted once and merged with its block into a new
-// one: no slack, about 12 bytes a non-zero.
+// of 10-byte cells (32-bit key, 48-bit weight) in a block of exactly its
+// size, with the few weights that need more bits after them. A round's new
+// cells of a row are summed in a hash table that stays in L1; a bucket's are
+// then sorted once and merged with its block into a new one: no slack, about
+// 10 bytes a non-zero.
 #include <array>
 #include <bit>
 #include <cmath>
@@ -60,6 +61,16 @@ struct MatrixLayout {
 struct [[gnu::packed]] MatrixCell {
   std::uint32_t key;     // row in bucket, column, group (MatrixLayout)
   std::uint64_t weight;  // fixed point (WeightScale)
+};
+
+/// A cell as a bucket stores it: a weight of 2^48 - 1 or more is `kWide`
+/// here, and is the bucket's next wide weight.
+struct [[gnu::packed]] StoredCell {
+  static constexpr std::uint64_t kWide = (std::uint64_t{1} << 48) - 1;
+  std::uint32_t key;
+  std::uint32_t weight_low;
+  std::uint16_t weight_high;
+  std::uint64_t weight() const { return weight_low | (std::uint64_t{weight_high} << 32); }
 };
 
 /// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
@@ -124,25 +135,29 @@ class PartitionedMatrix {
     std::uint64_t position() const { return position_; }
     /// Global id of the row's input word.
     std::uint32_t row_id() const { return row_id_; }
-    /// Cells of the row, sorted by (column, group).
+    /// Cells of the row, sorted by (column, group), until the next next().
     std::span<const MatrixCell> cells() const { return cells_; }
 
    private:
     const PartitionedMatrix& m_;
     std::size_t bucket_ = 0, at_ = 0;
+    const unsigned char* wide_ = nullptr;  // the bucket's next wide weight
     std::uint64_t position_ = 0;
     std::uint32_t row_id_ = 0;
-    std::span<const MatrixCell> cells_;
+    std::vector<MatrixCell> cells_;
   };
 
  private:
-  struct FreeCells {
-    void operator()(MatrixCell* cells) const { std::free(cells); }
+  struct FreeBlock {
+    void operator()(StoredCell* cells) const { std::free(cells); }
   };
-  // A bucket's cells, sorted by key, in a malloc block of exactly `size` cells.
+  // A bucket's cells, sorted by key, in a malloc block of exactly `size`
+  // cells and then its `wide` weights, in the order of their cells.
   struct Bucket {
-    std::unique_ptr<MatrixCell, FreeCells> cells;
-    std::size_t size = 0;
+    std::unique_ptr<StoredCell, FreeBlock> cells;
+    std::size_t size = 0, wide = 0;
+    /// The wide weights, unaligned.
+    const unsigned char* wide_weights() const { return reinterpret_cast<const unsigned char*>(cells.get() + size); }
   };
 
   // A job placed by its row: the row is where it lies in jobs_.
@@ -189,6 +204,7 @@ class PartitionedMatrix {
   // table_slots_ slots in use), then sorted.
   std::vector<PlacedJob> jobs_;
   std::vector<MatrixCell> fresh_, scratch_;
+  std::vector<std::uint64_t> wide_;  // a merge's wide weights
   std::vector<std::uint64_t> table_;
   std::size_t table_slots_ = 0, row_first_ = 0;
   unsigned table_shift_ = 32;
