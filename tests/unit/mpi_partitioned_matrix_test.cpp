@@ -95,6 +95,33 @@ TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) {
   EXPECT_EQ(cells_of(many_rounds), expected);
 }
 
+TEST(PartitionedMatrixTest, WeightsOf48BitsAndMoreSumExactlyAcrossRounds) {
+  // 10000 pairs: one unit is 2^48, the first weight a stored cell holds apart.
+  const auto layout = MatrixLayout::make(words(200), 0, 1);
+  const mpi::WeightScale scale(10000);
+  ASSERT_EQ(scale.fixed(1.0), std::uint64_t{1} << 48);
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> expected;
+  PartitionedMatrix m(layout, scale);
+  // Each round: row 5 over {7} (halves: narrow, then wide once summed), row 6
+  // over {7, 9, 11} (quarters), and row 70 (another bucket) over 1..k.
+  for (std::uint32_t round = 1; round <= 6; ++round) {
+    Messages messages;
+    std::vector<std::uint32_t> many(round);
+    std::iota(many.begin(), many.end(), 1u);
+    for (const auto& [row, yo] : std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>>{
+             {5, {7}}, {6, {7, 9, 11}}, {70, many}}) {
+      messages.spread(0, row, yo);
+      const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
+      for (auto t : yo) expected[{row, t, 0}] += share;
+      expected[{row, 0, 0}] += share;
+    }
+    m.add(messages.words, messages.jobs);
+    EXPECT_EQ(cells_of(m), expected) << "after round " << round;
+  }
+  EXPECT_GE(expected.at({5, 7, 0}), mpi::StoredCell::kWide);
+  EXPECT_LT(expected.at({70, 6, 0}), mpi::StoredCell::kWide);
+}
+
 // Messages of every kind (rule 1, rule 2 uniform and weighted, the NULL
 // row), with their jobs listed one by one.
 struct MixedMessages {
