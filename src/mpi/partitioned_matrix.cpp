@@ -132,9 +132,10 @@ void PartitionedMatrix::grow_table() {
 }
 
 void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>& fresh) {
-  // One pass into a new block, without branches on the keys (which side
-  // comes next is a coin toss), then cut to size in place with the wide
-  // weights after the cells.
+  // One pass into a new block: the held cells between two new ones are
+  // copied as a run (a round adds about one cell for every two or three
+  // held), then the block is cut to size in place with the wide weights
+  // after the cells.
   const StoredCell* held = bucket.cells.get();
   const unsigned char* held_wide = bucket.wide_weights();
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
@@ -146,28 +147,35 @@ void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>
     if (weight >= StoredCell::kWide) wide_.push_back(std::exchange(weight, StoredCell::kWide));
     cell = {key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
   };
-  std::size_t i = 0, j = 0, out = 0;
-  while (i < n_held && j < n_fresh) {
-    const StoredCell a = held[i];
-    const MatrixCell b = fresh[j];
-    const bool take_held = a.key <= b.key, take_fresh = b.key <= a.key;
-    std::uint64_t held_weight = take_held ? a.weight() : 0;
-    if (held_weight == StoredCell::kWide) {
-      std::memcpy(&held_weight, held_wide, sizeof held_weight);
-      held_wide += sizeof held_weight;
+  std::size_t i = 0, out = 0;
+  auto next_held_weight = [&held_wide](const StoredCell& cell) {
+    std::uint64_t weight = cell.weight();
+    if (weight == StoredCell::kWide) {
+      std::memcpy(&weight, held_wide, sizeof weight);
+      held_wide += sizeof weight;
     }
-    store(merged[out++], take_held ? a.key : b.key, held_weight + (take_fresh ? b.weight : 0));
-    i += take_held;
-    j += take_fresh;
+    return weight;
+  };
+  // Copies held[i, end) as they are stored, with their wide weights in order.
+  auto copy_held = [&](std::size_t end) {
+    std::memcpy(merged + out, held + i, (end - i) * sizeof(StoredCell));
+    if (bucket.wide > 0) {
+      for (std::size_t k = i; k < end; ++k) {
+        if (held[k].weight() == StoredCell::kWide) wide_.push_back(next_held_weight(held[k]));
+      }
+    }
+    out += end - i;
+    i = end;
+  };
+  for (const MatrixCell& cell : fresh) {
+    std::size_t end = i;
+    while (end < n_held && held[end].key < cell.key) ++end;
+    if (end > i) copy_held(end);
+    std::uint64_t weight = cell.weight;
+    if (i < n_held && held[i].key == cell.key) weight += next_held_weight(held[i++]);
+    store(merged[out++], cell.key, weight);
   }
-  // The held cells left keep their stored form, and their wide weights follow in order.
-  std::copy(held + i, held + n_held, merged + out);
-  out += n_held - i;
-  const auto* held_wide_end = bucket.wide_weights() + bucket.wide * sizeof(std::uint64_t);
-  for (; held_wide < held_wide_end; held_wide += sizeof(std::uint64_t)) {
-    std::memcpy(&wide_.emplace_back(), held_wide, sizeof(std::uint64_t));
-  }
-  for (; j < n_fresh; ++j) store(merged[out++], fresh[j].key, fresh[j].weight);
+  if (i < n_held) copy_held(n_held);
   const std::size_t bytes = out * sizeof(StoredCell) + wide_.size() * sizeof(std::uint64_t);
   if (bytes != (n_held + n_fresh) * sizeof(StoredCell)) {
     auto* resized = static_cast<StoredCell*>(std::realloc(merged, bytes));
