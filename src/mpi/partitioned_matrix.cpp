@@ -185,7 +185,7 @@ void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>
     }
     merged = resized;
   }
-  std::memcpy(reinterpret_cast<unsigned char*>(merged + out), wide_.data(), wide_.size() * sizeof(std::uint64_t));
+  if (!wide_.empty()) std::memcpy(reinterpret_cast<unsigned char*>(merged + out), wide_.data(), wide_.size() * sizeof(std::uint64_t));
   block_bytes_ += block_bytes(merged) - block_bytes(bucket.cells.get());
   bucket.cells.reset(merged);
   nnz_ += out - n_held;
