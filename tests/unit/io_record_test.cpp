@@ -4,8 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace tdcone::io {
 namespace {
@@ -107,6 +112,39 @@ TEST(IoRecordTest, JudgementIsTheNumberNOverM) {  // the Twitter URL corpus's "(
   RecordParser json(jsonl("judgement"));
   ASSERT_EQ(json.parse(R"j({"src": "a", "tgt": "b", "judgement": "(5,6)"})j", r), "");
   EXPECT_EQ(r.score, 5.0 / 6.0);
+}
+
+// Plain decimals take a shorter road than std::from_chars: the same doubles,
+// bit for bit, for every length up to 17 digits and every place of the point.
+TEST(IoRecordTest, PlainDecimalsAreTheDoublesFromCharsGives) {
+  std::uint64_t state = 88172645463325252ull;
+  const auto next = [&state] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  std::vector<std::string> texts = {"0.1", "0.3", "0.6603", "0.0000", "1", "007", "9007199254740993", "999999999999999",
+                                    "0.000000000000001", "123456789012345", "2.2250738585072014", "0.1000000000000000055511"};
+  for (int i = 0; i < 200000; ++i) {
+    std::string digits;
+    const std::size_t length = 1 + next() % 17;
+    for (std::size_t k = 0; k < length; ++k) digits += static_cast<char>('0' + next() % 10);
+    const std::size_t point = next() % (length + 1);
+    texts.push_back(point == 0 || point == length ? digits : digits.substr(0, point) + "." + digits.substr(point));
+  }
+  for (const std::string& text : texts) {
+    double expected = 0, value = -1;
+    std::from_chars(text.data(), text.data() + text.size(), expected);
+    ASSERT_TRUE(parse_number(text, value)) << text;
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(value), std::bit_cast<std::uint64_t>(expected)) << text;
+  }
+  for (const char* text : {"-0.5", "-0", "5.", ".5", "1e3"}) {
+    double expected = 0, value = -1;
+    std::from_chars(text, text + std::strlen(text), expected);
+    ASSERT_TRUE(parse_number(text, value)) << text;
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(value), std::bit_cast<std::uint64_t>(expected)) << text;
+  }
+  double value = 0;
+  for (const char* bad : {"1.2.3", "1..2", "0x10", "1 2", "+1"}) EXPECT_FALSE(parse_number(bad, value)) << bad;
 }
 
 TEST(IoRecordTest, JsonlValidLine) {
