@@ -64,6 +64,58 @@ TEST(IoRecordTest, TsvMissingColumn) {
   EXPECT_EQ(RecordParser(tsv(1, 2, 5, 3)).parse("a\tb\tc\td", r), "missing column 5");
 }
 
+// Lines of every length around the 16-byte steps of the tab search, with tabs,
+// a two-byte character and a bad byte anywhere: the columns are the plain
+// split's, and only a bad byte in a column read makes the line bad.
+TEST(IoRecordTest, TsvColumnsAndUtf8OfEveryShapeOfLine) {
+  RecordParser parser(tsv(1, 2, 0, 3));
+  std::uint32_t state = 2463534242u;
+  const auto next = [&state] {
+    state ^= state << 13, state ^= state >> 17, state ^= state << 5;
+    return state;
+  };
+  for (int round = 0; round < 20000; ++round) {
+    const std::size_t length = next() % 60;
+    std::string line;
+    bool bad_byte = false;
+    while (line.size() < length) {
+      const std::uint32_t pick = next() % 20;
+      if (pick == 0) {
+        line += '\t';
+      } else if (pick == 1) {
+        line += "\xc3\xa9";
+      } else if (pick == 2 && !bad_byte && round % 4 == 0) {
+        line += '\xff';
+        bad_byte = true;
+      } else {
+        line += static_cast<char>('a' + pick);
+      }
+    }
+    std::vector<std::string> columns(1);
+    for (char c : line) {
+      if (c == '\t')
+        columns.emplace_back();
+      else
+        columns.back().push_back(c);
+    }
+    Record r;
+    const std::string reason = parser.parse(line, r);
+    if (columns.size() < 3) {
+      EXPECT_EQ(reason, line.find_first_not_of('\t') == std::string::npos
+                            ? "empty line"
+                            : "missing column " + std::to_string(columns.size() + 1))
+          << line;
+    } else {
+      const bool read_bad = (columns[0] + columns[1] + columns[2]).find('\xff') != std::string::npos;
+      ASSERT_EQ(reason, read_bad ? "invalid UTF-8" : "") << line;
+      if (read_bad) continue;
+      EXPECT_EQ(r.src, columns[0]);
+      EXPECT_EQ(r.tgt, columns[1]);
+      EXPECT_EQ(r.id, columns[2]);
+    }
+  }
+}
+
 TEST(IoRecordTest, TsvInvalidUtf8) {
   RecordParser parser(tsv(1, 2, 0, 3));
   Record r;
