@@ -2,6 +2,17 @@
 // of a TSV corpus (src, tgt, score, id) read, parsed, tokenized and interned
 // into a TokenizedShare, as `tdcone score --score-col 3 --id-col 4` reads
 // them on one rank. Prints one JSON object: the best of a few passes.
+//
+// With SHARES > 1, as many processes read the shares of that many ranks at
+// once (io::plan_share), each the best of its passes, with its CPU seconds
+// (user, system) beside its wall seconds: a share whose wall time is well
+// above its CPU time waited for a core (another job on the machine), one
+// whose CPU time is above its part of the one-share run paid for sharing the
+// caches and memory.
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -14,24 +25,29 @@
 
 using namespace tdcone;
 
-int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s CORPUS.tsv [PASSES]\n", argv[0]);
-    return 2;
-  }
-  const int passes = argc > 2 ? std::stoi(argv[2]) : 3;
-  const std::vector<io::InputFile> files = io::resolve_inputs({argv[1]});
+namespace {
+
+double cpu_seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + 1e-6 * static_cast<double>(t.tv_usec); }
+
+struct Pass {
+  double seconds = 1e30, user = 0, system = 0;
+  std::size_t lines = 0, types = 0, words = 0;
+};
+
+// The best of `passes` reads of the share of rank `rank` of `ranks`.
+Pass read_share(const std::vector<io::InputFile>& files, int rank, int ranks, int passes) {
   text::ReadOptions options;
   options.fields.score_col = 3;
   options.fields.id_col = 4;
-  double best = 1e30;
-  std::size_t lines = 0, types = 0, words = 0;
+  Pass best;
   for (int pass = 0; pass < passes; ++pass) {
+    rusage before{}, after{};
+    getrusage(RUSAGE_SELF, &before);
     const auto start = std::chrono::steady_clock::now();
     text::TokenizedShare share;
     text::Vocabulary vocabulary;
     text::ShareBuilder builder(share, options, vocabulary);
-    const std::vector<io::Segment> segments = io::plan_share(files, 0, 1);
+    const std::vector<io::Segment> segments = io::plan_share(files, rank, ranks);
     for (const io::Segment& segment : segments) builder.expect_bytes(io::segment_bytes(files[segment.file], segment));
     for (const io::Segment& segment : segments) {
       io::LineReader reader(files[segment.file], segment, options.max_line_bytes);
@@ -39,12 +55,67 @@ int main(int argc, char** argv) {
     }
     builder.finish();
     share.shrink_to_fit();
-    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    lines = share.size(), types = share.types.size(), words = vocabulary.size();
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    getrusage(RUSAGE_SELF, &after);
+    if (seconds < best.seconds)
+      best = {seconds, cpu_seconds(after.ru_utime) - cpu_seconds(before.ru_utime),
+              cpu_seconds(after.ru_stime) - cpu_seconds(before.ru_stime), share.size(), share.types.size(),
+              vocabulary.size()};
   }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    std::fprintf(stderr, "usage: %s CORPUS.tsv [PASSES] [SHARES]\n", argv[0]);
+    return 2;
+  }
+  const int passes = argc > 2 ? std::stoi(argv[2]) : 3;
+  const int shares = argc > 3 ? std::max(1, std::stoi(argv[3])) : 1;
+  const std::vector<io::InputFile> files = io::resolve_inputs({argv[1]});
   std::uint64_t bytes = 0;
   for (const io::InputFile& file : files) bytes += file.size;
-  std::printf("{\"bench\": \"read\", \"lines\": %zu, \"types\": %zu, \"words\": %zu, \"seconds\": %.3f, "
-              "\"ns_per_line\": %.1f, \"mb_per_s\": %.1f}\n",
-              lines, types, words, best, best * 1e9 / lines, bytes / best / 1e6);
+  if (shares == 1) {
+    const Pass p = read_share(files, 0, 1, passes);
+    std::printf("{\"bench\": \"read\", \"lines\": %zu, \"types\": %zu, \"words\": %zu, \"seconds\": %.3f, "
+                "\"user_seconds\": %.3f, \"system_seconds\": %.3f, \"ns_per_line\": %.1f, \"mb_per_s\": %.1f}\n",
+                p.lines, p.types, p.words, p.seconds, p.user, p.system, p.seconds * 1e9 / p.lines, bytes / p.seconds / 1e6);
+    return 0;
+  }
+  // One child a share, each printing its own line through a pipe, collected in share order.
+  std::vector<int> pipes(shares);
+  std::vector<pid_t> children(shares);
+  for (int rank = 0; rank < shares; ++rank) {
+    int fds[2];
+    if (pipe(fds) != 0) return 1;
+    children[rank] = fork();
+    if (children[rank] == 0) {
+      close(fds[0]);
+      const Pass p = read_share(files, rank, shares, passes);
+      const std::string json =
+          "{\"share\": " + std::to_string(rank) + ", \"lines\": " + std::to_string(p.lines) + ", \"words\": " +
+          std::to_string(p.words) + ", \"seconds\": " + std::to_string(p.seconds) + ", \"user_seconds\": " +
+          std::to_string(p.user) + ", \"system_seconds\": " + std::to_string(p.system) + "}";
+      const bool written = write(fds[1], json.data(), json.size()) == static_cast<ssize_t>(json.size());
+      _exit(written ? 0 : 1);
+    }
+    close(fds[1]);
+    pipes[rank] = fds[0];
+  }
+  std::printf("{\"bench\": \"read\", \"shares\": [");
+  int failed = 0;
+  for (int rank = 0; rank < shares; ++rank) {
+    std::string json;
+    char chunk[256];
+    for (ssize_t n; (n = read(pipes[rank], chunk, sizeof chunk)) > 0;) json.append(chunk, static_cast<std::size_t>(n));
+    close(pipes[rank]);
+    int status = 0;
+    waitpid(children[rank], &status, 0);
+    failed += !(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+    std::printf("%s%s", rank ? ", " : "", json.c_str());
+  }
+  std::printf("]}\n");
+  return failed ? 1 : 0;
 }

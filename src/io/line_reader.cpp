@@ -6,6 +6,9 @@
 #ifdef __SSE2__
 #include <emmintrin.h>
 #endif
+#ifdef __x86_64__
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <bit>
@@ -31,7 +34,7 @@ constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 // The first '\n' or '\r' in [p, end), or end: either ends a line. Sixteen
 // bytes a step where SSE2 exists (all x86-64): as fast as the memchr for '\n'
 // alone it replaces, where a byte loop is a quarter as fast.
-const char* find_line_end(const char* p, const char* end) {
+const char* find_line_end_sse2(const char* p, const char* end) {
 #ifdef __SSE2__
   const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
   for (; end - p >= 16; p += 16) {
@@ -41,6 +44,29 @@ const char* find_line_end(const char* p, const char* end) {
   }
 #endif
   return std::find_if(p, end, [](char c) { return c == '\n' || c == '\r'; });
+}
+
+#ifdef __x86_64__
+// find_line_end_sse2() 32 bytes a step (a line is a few hundred bytes).
+[[gnu::target("avx2")]] const char* find_line_end_avx2(const char* p, const char* end) {
+  const __m256i lf = _mm256_set1_epi8('\n'), cr = _mm256_set1_epi8('\r');
+  for (; end - p >= 32; p += 32) {
+    const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+    if (const auto hits = static_cast<unsigned>(
+            _mm256_movemask_epi8(_mm256_or_si256(_mm256_cmpeq_epi8(bytes, lf), _mm256_cmpeq_epi8(bytes, cr)))))
+      return p + std::countr_zero(hits);
+  }
+  return find_line_end_sse2(p, end);
+}
+
+const bool kHasAvx2 = __builtin_cpu_supports("avx2");
+#endif
+
+const char* find_line_end(const char* p, const char* end) {
+#ifdef __x86_64__
+  if (kHasAvx2) return find_line_end_avx2(p, end);
+#endif
+  return find_line_end_sse2(p, end);
 }
 
 // The bytes of a segment and of everything after it, as one stream (the last

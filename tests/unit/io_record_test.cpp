@@ -4,8 +4,13 @@
 
 #include <gtest/gtest.h>
 
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace tdcone::io {
 namespace {
@@ -59,6 +64,58 @@ TEST(IoRecordTest, TsvMissingColumn) {
   EXPECT_EQ(RecordParser(tsv(1, 2, 5, 3)).parse("a\tb\tc\td", r), "missing column 5");
 }
 
+// Lines of every length around the 16-byte steps of the tab search, with tabs,
+// a two-byte character and a bad byte anywhere: the columns are the plain
+// split's, and only a bad byte in a column read makes the line bad.
+TEST(IoRecordTest, TsvColumnsAndUtf8OfEveryShapeOfLine) {
+  RecordParser parser(tsv(1, 2, 0, 3));
+  std::uint32_t state = 2463534242u;
+  const auto next = [&state] {
+    state ^= state << 13, state ^= state >> 17, state ^= state << 5;
+    return state;
+  };
+  for (int round = 0; round < 20000; ++round) {
+    const std::size_t length = next() % 60;
+    std::string line;
+    bool bad_byte = false;
+    while (line.size() < length) {
+      const std::uint32_t pick = next() % 20;
+      if (pick == 0) {
+        line += '\t';
+      } else if (pick == 1) {
+        line += "\xc3\xa9";
+      } else if (pick == 2 && !bad_byte && round % 4 == 0) {
+        line += '\xff';
+        bad_byte = true;
+      } else {
+        line += static_cast<char>('a' + pick);
+      }
+    }
+    std::vector<std::string> columns(1);
+    for (char c : line) {
+      if (c == '\t')
+        columns.emplace_back();
+      else
+        columns.back().push_back(c);
+    }
+    Record r;
+    const std::string reason = parser.parse(line, r);
+    if (columns.size() < 3) {
+      EXPECT_EQ(reason, line.find_first_not_of('\t') == std::string::npos
+                            ? "empty line"
+                            : "missing column " + std::to_string(columns.size() + 1))
+          << line;
+    } else {
+      const bool read_bad = (columns[0] + columns[1] + columns[2]).find('\xff') != std::string::npos;
+      ASSERT_EQ(reason, read_bad ? "invalid UTF-8" : "") << line;
+      if (read_bad) continue;
+      EXPECT_EQ(r.src, columns[0]);
+      EXPECT_EQ(r.tgt, columns[1]);
+      EXPECT_EQ(r.id, columns[2]);
+    }
+  }
+}
+
 TEST(IoRecordTest, TsvInvalidUtf8) {
   RecordParser parser(tsv(1, 2, 0, 3));
   Record r;
@@ -107,6 +164,39 @@ TEST(IoRecordTest, JudgementIsTheNumberNOverM) {  // the Twitter URL corpus's "(
   RecordParser json(jsonl("judgement"));
   ASSERT_EQ(json.parse(R"j({"src": "a", "tgt": "b", "judgement": "(5,6)"})j", r), "");
   EXPECT_EQ(r.score, 5.0 / 6.0);
+}
+
+// Plain decimals take a shorter road than std::from_chars: the same doubles,
+// bit for bit, for every length up to 17 digits and every place of the point.
+TEST(IoRecordTest, PlainDecimalsAreTheDoublesFromCharsGives) {
+  std::uint64_t state = 88172645463325252ull;
+  const auto next = [&state] {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  std::vector<std::string> texts = {"0.1", "0.3", "0.6603", "0.0000", "1", "007", "9007199254740993", "999999999999999",
+                                    "0.000000000000001", "123456789012345", "2.2250738585072014", "0.1000000000000000055511"};
+  for (int i = 0; i < 200000; ++i) {
+    std::string digits;
+    const std::size_t length = 1 + next() % 17;
+    for (std::size_t k = 0; k < length; ++k) digits += static_cast<char>('0' + next() % 10);
+    const std::size_t point = next() % (length + 1);
+    texts.push_back(point == 0 || point == length ? digits : digits.substr(0, point) + "." + digits.substr(point));
+  }
+  for (const std::string& text : texts) {
+    double expected = 0, value = -1;
+    std::from_chars(text.data(), text.data() + text.size(), expected);
+    ASSERT_TRUE(parse_number(text, value)) << text;
+    ASSERT_EQ(std::bit_cast<std::uint64_t>(value), std::bit_cast<std::uint64_t>(expected)) << text;
+  }
+  for (const char* text : {"-0.5", "-0", "5.", ".5", "1e3"}) {
+    double expected = 0, value = -1;
+    std::from_chars(text, text + std::strlen(text), expected);
+    ASSERT_TRUE(parse_number(text, value)) << text;
+    EXPECT_EQ(std::bit_cast<std::uint64_t>(value), std::bit_cast<std::uint64_t>(expected)) << text;
+  }
+  double value = 0;
+  for (const char* bad : {"1.2.3", "1..2", "0x10", "1 2", "+1"}) EXPECT_FALSE(parse_number(bad, value)) << bad;
 }
 
 TEST(IoRecordTest, JsonlValidLine) {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -98,6 +99,39 @@ TEST(ShareBuilder, LongAndShortSentencesGiveSortedUniqueTypes) {
     for (std::uint64_t k = share.type_start[2 * pair]; k < share.type_start[2 * pair + 1]; ++k) tokens += share.type_counts[k];
     EXPECT_EQ(tokens, share.src_len[pair]);
   }
+}
+
+// Every sentence length around the short sort's blocks of eight (and past
+// its 32), with repeated words: the types are the sentence's set of ids, in
+// order, each with its count.
+TEST(ShareBuilder, EverySentenceLengthGivesTheSortedSetOfItsIds) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  const ReadOptions options = whitespace_tsv_with_counts();
+  ShareBuilder builder(share, options, vocabulary);
+  std::uint32_t state = 12345;
+  for (std::size_t length = 1; length <= 40; ++length)
+    for (int sentence = 0; sentence < 20; ++sentence) {
+      std::string src;
+      std::vector<std::string> tokens;
+      for (std::size_t k = 0; k < length; ++k) {
+        state = state * 1664525u + 1013904223u;
+        tokens.push_back(std::string("w").append(std::to_string((state >> 8) % (sentence % 2 ? 12 : 1000))));
+        src += tokens.back() + " ";
+      }
+      builder.add({src + "\tx", false});
+      const std::size_t pair = share.size() - 1;
+      std::map<WordId, std::uint32_t> expected;
+      for (const std::string& token : tokens) ++expected[vocabulary.find(token)];
+      const auto types = share.src_types(pair);
+      ASSERT_EQ(types.size(), expected.size()) << "length " << length;
+      std::size_t k = 0;
+      for (const auto& [id, count] : expected) {
+        EXPECT_EQ(types[k], id) << "length " << length;
+        EXPECT_EQ(share.type_counts[share.type_start[2 * pair] + k], count) << "length " << length;
+        ++k;
+      }
+    }
 }
 
 TEST(ShareBuilder, ABadLineIsFlaggedWithEmptySides) {
