@@ -148,20 +148,12 @@ void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>
     cell = {key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
   };
   std::size_t i = 0, out = 0;
-  auto next_held_weight = [&held_wide](const StoredCell& cell) {
-    std::uint64_t weight = cell.weight();
-    if (weight == StoredCell::kWide) {
-      std::memcpy(&weight, held_wide, sizeof weight);
-      held_wide += sizeof weight;
-    }
-    return weight;
-  };
   // Copies held[i, end) as they are stored, with their wide weights in order.
   auto copy_held = [&](std::size_t end) {
     std::memcpy(merged + out, held + i, (end - i) * sizeof(StoredCell));
     if (bucket.wide > 0) {
       for (std::size_t k = i; k < end; ++k) {
-        if (held[k].weight() == StoredCell::kWide) wide_.push_back(next_held_weight(held[k]));
+        if (held[k].weight() == StoredCell::kWide) wide_.push_back(held[k].weight(held_wide));
       }
     }
     out += end - i;
@@ -172,7 +164,7 @@ void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>
     while (end < n_held && held[end].key < cell.key) ++end;
     if (end > i) copy_held(end);
     std::uint64_t weight = cell.weight;
-    if (i < n_held && held[i].key == cell.key) weight += next_held_weight(held[i++]);
+    if (i < n_held && held[i].key == cell.key) weight += held[i++].weight(held_wide);
     store(merged[out++], cell.key, weight);
   }
   if (i < n_held) copy_held(n_held);
@@ -327,12 +319,7 @@ bool PartitionedMatrix::RowCursor::next() {
   cells_.clear();
   std::size_t end = at_;
   for (; end < size && (std::uint64_t{cells[end].key} >> row_shift) == row; ++end) {
-    std::uint64_t weight = cells[end].weight();
-    if (weight == StoredCell::kWide) {
-      std::memcpy(&weight, wide_, sizeof weight);
-      wide_ += sizeof weight;
-    }
-    cells_.push_back({cells[end].key, weight});
+    cells_.push_back({cells[end].key, cells[end].weight(wide_)});
   }
   position_ = (std::uint64_t{bucket_} << m_.layout_.row_bits) | row;
   row_id_ = m_.layout_.first_row + static_cast<std::uint32_t>(row * m_.layout_.buckets + bucket_);

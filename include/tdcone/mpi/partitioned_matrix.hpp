@@ -15,6 +15,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <vector>
@@ -71,6 +72,15 @@ struct [[gnu::packed]] StoredCell {
   std::uint32_t weight_low;
   std::uint16_t weight_high;
   std::uint64_t weight() const { return weight_low | (std::uint64_t{weight_high} << 32); }
+  /// The whole weight, reading a wide one at `wide` (unaligned) and moving past it.
+  std::uint64_t weight(const unsigned char*& wide) const {
+    std::uint64_t w = weight();
+    if (w == kWide) {
+      std::memcpy(&w, wide, sizeof w);
+      wide += sizeof w;
+    }
+    return w;
+  }
 };
 
 /// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
