@@ -20,7 +20,11 @@
 # worktree into ${BASELINE_DIR:-/tmp/tdcone-baseline-COMMIT} (issue 20's
 # baseline is 098b3dc: BASELINE=098b3dc bench/score.sh). Without BASELINE,
 # only the new binary runs.
-# Usage: [BASELINE=commit|binary] [REPEAT=2] bench/score.sh [PAIRS] [PROFILE] [RANKS...]
+#
+# NEW_ARGS: more score options for the new binary only. The cost of an
+# option is then a ratio too: BASELINE=build/tdcone NEW_ARGS="--dedup tokens
+# --length-buckets 5,10,20,40" compares the same binary with and without.
+# Usage: [BASELINE=commit|binary] [REPEAT=2] [NEW_ARGS=...] bench/score.sh [PAIRS] [PROFILE] [RANKS...]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 pairs=${1:-2800000}
@@ -54,9 +58,10 @@ runs=()
 for n in "${ranks[@]}"; do
   for r in $(seq "$repeat"); do
     for b in "${binaries[@]}"; do
-      binary=$tdcone
+      binary=$tdcone extra=()
       [ "$b" = baseline ] && binary=$baseline
-      read -r s m < <(tdcone=$binary timed_mpi "$n" "$b-$n-$r" "${score[@]}")
+      [ "$b" = new ] && read -r -a extra <<<"${NEW_ARGS:-}"
+      read -r s m < <(tdcone=$binary timed_mpi "$n" "$b-$n-$r" "${score[@]}" "${extra[@]}")
       runs+=("$b:$n:$r:$s:$m")
     done
   done
@@ -65,11 +70,11 @@ done
 ceiling=$("$root/build/tdcone_bench_ceiling" 2)
 
 /usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$ceiling" "${runs[@]}" <<'PY'
-import json, sys
+import json, os, sys
 import h5py
 import numpy as np
 work, pairs, profile, corpus_bytes, ceiling = sys.argv[1:6]
-result = {"benchmark": "score", "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
+result = {"benchmark": "score", "new_args": os.environ.get("NEW_ARGS", ""), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
 best = {}  # (binary, ranks) -> the fastest of its runs
 for run in sys.argv[6:]:
     binary, n, r, seconds, rss = run.split(":")
