@@ -1,0 +1,142 @@
+#pragma once
+// Lexical diversity of a pair (issue 22): the clipped n-gram matches of the
+// output against the input (modified BLEU without brevity penalty, unigram
+// precision), the length ratio and the marker bits (URL, @mention, #hashtag,
+// question, copy). Per pair only integers are kept; the doubles are computed
+// from them when a result is written, and the sums of a subset are integers
+// too, so every value is the same for any rank count.
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "tdcone/text/vocabulary.hpp"
+
+namespace tdcone::text {
+
+/// n-gram orders of BLEU: 1..4.
+inline constexpr std::size_t kBleuOrders = 4;
+
+/// Clipped n-gram matches m_1..m_4 of an output against its input: each
+/// output n-gram counts at most as often as it occurs in the input.
+using NgramMatches = std::array<std::uint32_t, kBleuOrders>;
+
+/// c_n: the output's n-grams, max(tgt_len - n + 1, 0); `order` is n - 1.
+inline std::uint64_t ngram_count(std::uint64_t tgt_len, std::size_t order) {
+  return tgt_len > order ? tgt_len - order : 0;
+}
+
+/// A pair's BLEU of the output against the input, no brevity penalty: the
+/// geometric mean of p_1 = m_1/c_1 and p_n = (m_n + 1)/(c_n + 1) for n = 2..4
+/// (Lin & Och 2004's add-one). NaN for an empty output, 0 when m_1 = 0.
+double pair_bleu(const NgramMatches& matches, std::uint32_t tgt_len);
+/// m_1/c_1; NaN for an empty output.
+double pair_unigram_precision(const NgramMatches& matches, std::uint32_t tgt_len);
+/// The longer side's tokens over the shorter's: 1 for equal lengths, +inf
+/// when exactly one side is empty, NaN when both are.
+double length_ratio(std::uint32_t src_len, std::uint32_t tgt_len);
+
+/// Σ m_n and Σ c_n of a set of pairs: exact, so the same on any rank count.
+struct DiversitySums {
+  std::array<std::uint64_t, kBleuOrders> matches{};  // Σ m_n
+  std::array<std::uint64_t, kBleuOrders> ngrams{};   // Σ c_n
+
+  void add(const NgramMatches& pair_matches, std::uint32_t tgt_len);
+  DiversitySums& operator+=(const DiversitySums& other);
+  /// Corpus BLEU without brevity penalty or smoothing: the geometric mean of
+  /// the four Σm_n/Σc_n; NaN when Σc_1 = 0, else 0 when any Σm_n = 0.
+  double bleu() const;
+  /// Σm_1/Σc_1; NaN when Σc_1 = 0.
+  double unigram_precision() const;
+};
+
+/// The marker bits of a pair (the `markers` column of /pairs). A side's
+/// bits are detected on its raw text (the field as read, after --reverse).
+/// A word start is the side's start or a position after a character that is
+/// not a word character (a letter, mark or number of Unicode, or `_`).
+enum PairMarker : std::uint16_t {
+  /// `http://`, `https://` or `www.` (ASCII, any case) at a word start.
+  src_url = 1,
+  /// `@` at a word start followed by a word character (not an e-mail's `a@b`).
+  src_mention = 2,
+  /// `#` at a word start followed by a word character (not `C#`).
+  src_hashtag = 4,
+  /// The text ends in `?`, trailing white space (Unicode White_Space) aside.
+  src_question = 8,
+  tgt_url = 16,  ///< the same four bits of the output side
+  tgt_mention = 32,
+  tgt_hashtag = 64,
+  tgt_question = 128,
+  /// The two sides have the same token sequence (also both empty).
+  copy = 256,
+};
+/// The bits of the output side are those of the input side shifted by this.
+inline constexpr int kTgtMarkerShift = 4;
+
+/// A marker bit with its name and meaning, for the schema and README.
+struct MarkerBit {
+  PairMarker bit;
+  const char* name;
+  const char* about;
+};
+/// Every bit, lowest first.
+const std::vector<MarkerBit>& marker_bits();
+
+/// The src_* bits of one side's raw text (valid UTF-8).
+std::uint16_t side_markers(std::string_view text);
+
+/// Clipped n-gram matches of outputs against one input, the input's n-grams
+/// indexed once (corpora such as the Twitter URL file repeat an input over
+/// many consecutive outputs).
+class NgramOverlap {
+ public:
+  /// Indexes the n-grams (orders 1..4) of `input`, a sentence's word ids in order.
+  void set_input(std::span<const WordId> input);
+  /// m_1..m_4 of `output` (word ids in order) against the input.
+  NgramMatches match(std::span<const WordId> output);
+
+ private:
+  // An n-gram is (its (n-1)-gram prefix's class, its last word); a class
+  // numbers one distinct n-gram of the input, from 1 (0: the empty prefix of
+  // a unigram, or not in the input).
+  static std::uint64_t key(std::uint32_t prefix, WordId word) { return std::uint64_t{prefix} << 32 | word; }
+  std::uint32_t find(std::uint64_t key) const;
+  std::uint32_t insert(std::uint64_t key);
+
+  struct Slot {
+    std::uint64_t key = 0;
+    std::uint32_t ngram_class = 0;
+    std::uint32_t stamp = 0;  // a slot is in use when it has the current stamp: clearing is one increment
+  };
+  std::vector<Slot> slots_;  // a power of two, at most half full
+  std::uint32_t stamp_ = 0;
+  std::vector<std::uint32_t> input_count_;  // per class: occurrences in the input
+  std::vector<std::uint32_t> left_;         // per class: input occurrences not yet matched
+};
+
+/// Per pair, what the diversity columns of /pairs and the subsets' sums need:
+/// the matches packed four bytes a pair (an output of more than
+/// kPackedTgtLen tokens keeps its matches in `long_matches`) and the markers.
+class PairDiversity {
+ public:
+  static constexpr std::uint32_t kPackedTgtLen = 255;
+
+  void add(const NgramMatches& matches, std::uint32_t tgt_len, std::uint16_t markers);
+  std::size_t size() const { return markers_.size(); }
+  /// m_1..m_4 of local pair i (`tgt_len`: its output's tokens, as added).
+  NgramMatches matches(std::size_t i, std::uint32_t tgt_len) const;
+  const std::vector<std::uint16_t>& markers() const { return markers_; }
+
+  void reserve(std::size_t pairs);
+  void shrink_to_fit();
+  std::uint64_t bytes() const;
+
+ private:
+  std::vector<std::uint32_t> packed_;  // m_n in byte n - 1
+  std::vector<std::uint16_t> markers_;
+  std::vector<std::pair<std::uint64_t, NgramMatches>> long_matches_;  // (local pair, matches), in pair order
+};
+
+}  // namespace tdcone::text
