@@ -18,8 +18,8 @@ void DiversityBuilder::add_pair(std::uint32_t tgt_len, bool same_text) {
   }
   const std::vector<WordId>& output = same_text ? words_[0] : words_[1];
   const std::uint16_t output_markers = same_text ? markers_[0] : markers_[1];
-  std::uint16_t markers = markers_[0] | static_cast<std::uint16_t>(output_markers << kTgtMarkerShift);
-  if (std::ranges::equal(words_[0], output)) markers |= copy;
+  std::uint16_t markers = markers_[0] | static_cast<std::uint16_t>(output_markers << schema::kTgtMarkerShift);
+  if (std::ranges::equal(words_[0], output)) markers |= schema::copy;
   out_.add(overlap_.match(output), tgt_len, markers);
 }
 

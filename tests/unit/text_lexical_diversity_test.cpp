@@ -16,6 +16,8 @@
 namespace tdcone::text {
 namespace {
 
+using namespace schema;  // the PairMarker bits
+
 // The matches and lengths of each pair of `lines` (TSV src \t tgt), read as score reads them.
 struct Read {
   TokenizedShare share;

@@ -1,8 +1,7 @@
 #pragma once
 // Lexical diversity of a pair (issue 22): the clipped n-gram matches of the
 // output against the input (modified BLEU without brevity penalty, unigram
-// precision), the length ratio and the marker bits (URL, @mention, #hashtag,
-// question, copy). Per pair only integers are kept; the doubles are computed
+// precision), the length ratio and the marker bits (schema/pair_markers.hpp). Per pair only integers are kept; the doubles are computed
 // from them when a result is written, and the sums of a subset are integers
 // too, so every value is the same for any rank count.
 #include <array>
@@ -12,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "tdcone/schema/pair_markers.hpp"
 #include "tdcone/text/vocabulary.hpp"
 
 namespace tdcone::text {
@@ -52,39 +52,7 @@ struct DiversitySums {
   double unigram_precision() const;
 };
 
-/// The marker bits of a pair (the `markers` column of /pairs). A side's
-/// bits are detected on its raw text (the field as read, after --reverse).
-/// A word start is the side's start or a position after a character that is
-/// not a word character (a letter, mark or number of Unicode, or `_`).
-enum PairMarker : std::uint16_t {
-  /// `http://`, `https://` or `www.` (ASCII, any case) at a word start.
-  src_url = 1,
-  /// `@` at a word start followed by a word character (not an e-mail's `a@b`).
-  src_mention = 2,
-  /// `#` at a word start followed by a word character (not `C#`).
-  src_hashtag = 4,
-  /// The text ends in `?`, trailing white space (Unicode White_Space) aside.
-  src_question = 8,
-  tgt_url = 16,  ///< the same four bits of the output side
-  tgt_mention = 32,
-  tgt_hashtag = 64,
-  tgt_question = 128,
-  /// The two sides have the same token sequence (also both empty).
-  copy = 256,
-};
-/// The bits of the output side are those of the input side shifted by this.
-inline constexpr int kTgtMarkerShift = 4;
-
-/// A marker bit with its name and meaning, for the schema and README.
-struct MarkerBit {
-  PairMarker bit;
-  const char* name;
-  const char* about;
-};
-/// Every bit, lowest first.
-const std::vector<MarkerBit>& marker_bits();
-
-/// The src_* bits of one side's raw text (valid UTF-8).
+/// The schema::PairMarker src_* bits of one side's raw text (valid UTF-8).
 std::uint16_t side_markers(std::string_view text);
 
 /// Clipped n-gram matches of outputs against one input, the input's n-grams
