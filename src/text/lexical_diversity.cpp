@@ -1,6 +1,9 @@
 #include "tdcone/text/lexical_diversity.hpp"
 
 #include <utf8proc.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 #include <algorithm>
 #include <bit>
@@ -15,15 +18,18 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-// The geometric mean of four precisions, each num/den with den > 0.
+// The geometric mean of four precisions, each num/den with den > 0: the
+// fourth root of their product (two square roots, each correctly rounded; the
+// product of four precisions of at most 2^32 words each cannot underflow).
 double geometric_mean(const std::array<double, kBleuOrders>& numerators,
                       const std::array<double, kBleuOrders>& denominators) {
-  double log_sum = 0;
+  static_assert(kBleuOrders == 4);
+  double product = 1;
   for (std::size_t n = 0; n < kBleuOrders; ++n) {
     if (numerators[n] == 0) return 0.0;
-    log_sum += std::log(numerators[n] / denominators[n]);
+    product *= numerators[n] / denominators[n];
   }
-  return std::exp(log_sum / kBleuOrders);
+  return std::sqrt(std::sqrt(product));
 }
 
 // Decodes the code point at text[at] (valid UTF-8 from the caller; a broken
@@ -136,26 +142,60 @@ double DiversitySums::unigram_precision() const {
   return ngrams[0] == 0 ? kNaN : static_cast<double>(matches[0]) / static_cast<double>(ngrams[0]);
 }
 
+namespace {
+
+// A byte where a marker may begin: @, #, and h or w of a URL (any case).
+bool may_begin_marker(unsigned char byte) {
+  const unsigned char folded = byte | 0x20;
+  return byte == '@' || byte == '#' || folded == 'h' || folded == 'w';
+}
+
+// The first position from `at` where a marker may begin, or text.size().
+// Sixteen bytes a step: most of a sentence is skipped without a look.
+std::size_t next_candidate(std::string_view text, std::size_t at) {
+#ifdef __SSE2__
+  const __m128i at_sign = _mm_set1_epi8('@'), hash = _mm_set1_epi8('#'), h = _mm_set1_epi8('h'),
+                w = _mm_set1_epi8('w'), case_bit = _mm_set1_epi8(0x20);
+  for (; at + 16 <= text.size(); at += 16) {
+    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + at));
+    const __m128i folded = _mm_or_si128(bytes, case_bit);
+    const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, at_sign), _mm_cmpeq_epi8(bytes, hash)),
+                                      _mm_or_si128(_mm_cmpeq_epi8(folded, h), _mm_cmpeq_epi8(folded, w)));
+    if (const int mask = _mm_movemask_epi8(hits)) return at + static_cast<std::size_t>(std::countr_zero(
+                                                                  static_cast<unsigned>(mask)));
+  }
+#endif
+  while (at < text.size() && !may_begin_marker(static_cast<unsigned char>(text[at]))) ++at;
+  return at;
+}
+
+// Whether `at` is a word start: the text's start, or after a character that is no word character.
+bool word_start(std::string_view text, std::size_t at) {
+  if (at == 0) return true;
+  std::size_t start = at - 1;  // the previous character's lead byte
+  while (start > 0 && at - start < 4 && (static_cast<unsigned char>(text[start]) & 0xC0) == 0x80) --start;
+  std::size_t length = 0;
+  return !is_word_character(decode_at(text.substr(0, at), start, length));
+}
+
+}  // namespace
+
 std::uint16_t side_markers(std::string_view text) {
   std::uint16_t bits = ends_in_question_mark(text) ? src_question : 0;
-  bool after_word = false;  // the character before `at` is a word character
-  for (std::size_t at = 0; at < text.size();) {
-    const auto byte = static_cast<unsigned char>(text[at]);
-    std::size_t length = 1;
-    const char32_t cp = byte < 0x80 ? byte : decode_at(text, at, length);
-    if (!after_word) {
-      if (cp == '@' || cp == '#') {
-        std::size_t next_length = 0;
-        if (at + 1 < text.size() && is_word_character(decode_at(text, at + 1, next_length)))
-          bits |= cp == '@' ? src_mention : src_hashtag;
-      } else if ((cp | 0x20) == 'h' || (cp | 0x20) == 'w') {
-        if (starts_with_folded(text, at, "http://") || starts_with_folded(text, at, "https://") ||
-            starts_with_folded(text, at, "www."))
-          bits |= src_url;
-      }
+  for (std::size_t at = next_candidate(text, 0); at < text.size(); at = next_candidate(text, at + 1)) {
+    const char byte = text[at];
+    if (byte == '@' || byte == '#') {
+      const std::uint16_t bit = byte == '@' ? src_mention : src_hashtag;
+      std::size_t length = 0;
+      if (!(bits & bit) && at + 1 < text.size() && is_word_character(decode_at(text, at + 1, length)) &&
+          word_start(text, at))
+        bits |= bit;
+    } else if (!(bits & src_url) &&
+               (starts_with_folded(text, at, "http://") || starts_with_folded(text, at, "https://") ||
+                starts_with_folded(text, at, "www.")) &&
+               word_start(text, at)) {
+      bits |= src_url;
     }
-    after_word = is_word_character(cp);
-    at += length;
   }
   return bits;
 }
@@ -172,6 +212,8 @@ void NgramOverlap::set_input(std::span<const WordId> input) {
     stamp_ = 1;
   }
   input_count_.assign(1, 0);
+  words_seen_ = {};
+  for (WordId word : input) words_seen_[word_bit(word) / 64] |= std::uint64_t{1} << (word_bit(word) % 64);
   for (std::size_t i = 0; i < input.size(); ++i) {
     std::uint32_t prefix = 0;
     for (std::size_t order = 0; order < kBleuOrders && i + order < input.size(); ++order) {
@@ -185,6 +227,7 @@ NgramMatches NgramOverlap::match(std::span<const WordId> output) {
   NgramMatches matches{};
   left_ = input_count_;
   for (std::size_t j = 0; j < output.size(); ++j) {
+    if (!maybe_in_input(output[j])) continue;  // most output words: no probe
     std::uint32_t prefix = 0;
     for (std::size_t order = 0; order < kBleuOrders && j + order < output.size(); ++order) {
       prefix = find(key(prefix, output[j + order]));
@@ -196,21 +239,6 @@ NgramMatches NgramOverlap::match(std::span<const WordId> output) {
     }
   }
   return matches;
-}
-
-namespace {
-std::size_t slot_of(std::uint64_t key, std::size_t mask) {
-  return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-}
-}  // namespace
-
-std::uint32_t NgramOverlap::find(std::uint64_t key) const {
-  const std::size_t mask = slots_.size() - 1;
-  for (std::size_t at = slot_of(key, mask);; at = (at + 1) & mask) {
-    const Slot& slot = slots_[at];
-    if (slot.stamp != stamp_) return 0;
-    if (slot.key == key) return slot.ngram_class;
-  }
 }
 
 std::uint32_t NgramOverlap::insert(std::uint64_t key) {

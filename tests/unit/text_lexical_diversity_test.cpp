@@ -159,6 +159,13 @@ TEST(LexicalDiversity, MentionsAreAnAtAtAWordStartBeforeAWordCharacter) {
   EXPECT_EQ(side_markers("mail a@b.com"), 0);           // an e-mail address
   EXPECT_EQ(side_markers("\u00e9@x"), 0);               // after a letter beyond ASCII
   EXPECT_EQ(side_markers("@ alone, @"), 0);
+  // Far into a long text (found sixteen bytes a step), after ASCII and beyond.
+  const std::string words = "\u00e9l\u00e8ve " + std::string(40, 'x');
+  EXPECT_EQ(side_markers(words + " @bob"), src_mention);
+  EXPECT_EQ(side_markers(words + "@bob " + words), 0);
+  EXPECT_EQ(side_markers(words + "\u00e9@bob"), 0);
+  EXPECT_EQ(side_markers(words + "\u00ab@bob"), src_mention);  // after a guillemet
+  EXPECT_EQ(side_markers(words + " #x www.a " + words), src_hashtag | src_url);
 }
 
 TEST(LexicalDiversity, HashtagsAreAHashAtAWordStartBeforeAWordCharacter) {

@@ -70,8 +70,23 @@ class NgramOverlap {
   // numbers one distinct n-gram of the input, from 1 (0: the empty prefix of
   // a unigram, or not in the input).
   static std::uint64_t key(std::uint32_t prefix, WordId word) { return std::uint64_t{prefix} << 32 | word; }
-  std::uint32_t find(std::uint64_t key) const;
+  static std::size_t slot_of(std::uint64_t key, std::size_t mask) {
+    return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ull) >> 32) & mask;
+  }
+  // The class of `key`, or 0.
+  std::uint32_t find(std::uint64_t key) const {
+    const std::size_t mask = slots_.size() - 1;
+    for (std::size_t at = slot_of(key, mask);; at = (at + 1) & mask) {
+      const Slot& slot = slots_[at];
+      if (slot.stamp != stamp_) return 0;
+      if (slot.key == key) return slot.ngram_class;
+    }
+  }
   std::uint32_t insert(std::uint64_t key);
+  // A bit of 256 per word: an output word whose bit the input's words did not
+  // set is not in the input, known without a probe.
+  static unsigned word_bit(WordId word) { return static_cast<unsigned>((word * 0x9E3779B97F4A7C15ull) >> 56); }
+  bool maybe_in_input(WordId word) const { return words_seen_[word_bit(word) / 64] >> (word_bit(word) % 64) & 1; }
 
   struct Slot {
     std::uint64_t key = 0;
@@ -82,6 +97,7 @@ class NgramOverlap {
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> input_count_;  // per class: occurrences in the input
   std::vector<std::uint32_t> left_;         // per class: input occurrences not yet matched
+  std::array<std::uint64_t, 4> words_seen_{};  // word_bit() of the input's words
 };
 
 /// Per pair, what the diversity columns of /pairs and the subsets' sums need:
