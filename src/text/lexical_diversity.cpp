@@ -144,28 +144,35 @@ double DiversitySums::unigram_precision() const {
 
 namespace {
 
-// A byte where a marker may begin: @, #, and h or w of a URL (any case).
-bool may_begin_marker(unsigned char byte) {
-  const unsigned char folded = byte | 0x20;
-  return byte == '@' || byte == '#' || folded == 'h' || folded == 'w';
+// Where a marker may begin: @, #, and "ht" or "ww" of a URL (any case).
+bool may_begin_marker(std::string_view text, std::size_t at) {
+  const auto byte = static_cast<unsigned char>(text[at]);
+  if (byte == '@' || byte == '#') return true;
+  if (at + 1 >= text.size()) return false;
+  const int folded = byte | 0x20, next = static_cast<unsigned char>(text[at + 1]) | 0x20;
+  return (folded == 'h' && next == 't') || (folded == 'w' && next == 'w');
 }
 
 // The first position from `at` where a marker may begin, or text.size().
-// Sixteen bytes a step: most of a sentence is skipped without a look.
+// Sixteen positions a step (each with the byte after it): most of a sentence
+// is skipped without a look.
 std::size_t next_candidate(std::string_view text, std::size_t at) {
 #ifdef __SSE2__
   const __m128i at_sign = _mm_set1_epi8('@'), hash = _mm_set1_epi8('#'), h = _mm_set1_epi8('h'),
-                w = _mm_set1_epi8('w'), case_bit = _mm_set1_epi8(0x20);
-  for (; at + 16 <= text.size(); at += 16) {
-    const __m128i bytes = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + at));
+                t = _mm_set1_epi8('t'), w = _mm_set1_epi8('w'), case_bit = _mm_set1_epi8(0x20);
+  for (; at + 17 <= text.size(); at += 16) {
+    const auto* bytes_at = reinterpret_cast<const __m128i*>(text.data() + at);
+    const __m128i bytes = _mm_loadu_si128(bytes_at);
     const __m128i folded = _mm_or_si128(bytes, case_bit);
-    const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, at_sign), _mm_cmpeq_epi8(bytes, hash)),
-                                      _mm_or_si128(_mm_cmpeq_epi8(folded, h), _mm_cmpeq_epi8(folded, w)));
-    if (const int mask = _mm_movemask_epi8(hits)) return at + static_cast<std::size_t>(std::countr_zero(
-                                                                  static_cast<unsigned>(mask)));
+    const __m128i next = _mm_or_si128(_mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + at + 1)), case_bit);
+    const __m128i url = _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(folded, h), _mm_cmpeq_epi8(next, t)),
+                                     _mm_and_si128(_mm_cmpeq_epi8(folded, w), _mm_cmpeq_epi8(next, w)));
+    const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, at_sign), _mm_cmpeq_epi8(bytes, hash)), url);
+    if (const int mask = _mm_movemask_epi8(hits))
+      return at + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(mask)));
   }
 #endif
-  while (at < text.size() && !may_begin_marker(static_cast<unsigned char>(text[at]))) ++at;
+  while (at < text.size() && !may_begin_marker(text, at)) ++at;
   return at;
 }
 
