@@ -28,7 +28,10 @@ std::vector<double> pair_measure(const text::TokenizedShare& share, PairMeasure 
 
 std::string length_buckets_problem(const std::vector<std::uint64_t>& bounds) {
   std::string given;
-  for (std::uint64_t bound : bounds) given += (given.empty() ? "" : ",") + std::to_string(bound);
+  for (std::uint64_t bound : bounds) {
+    if (!given.empty()) given += ',';
+    given += std::to_string(bound);
+  }
   for (std::size_t k = 1; k < bounds.size(); ++k)
     if (bounds[k] <= bounds[k - 1])
       return cat(given, bounds[k] == bounds[k - 1] ? " gives " + std::to_string(bounds[k]) + " twice" : " is not increasing",
