@@ -43,6 +43,7 @@ jobs=(
   "score --input tw.tsv --reverse --tokenizer whitespace --no-lowercase"
   "score --input tw.tsv --align static --embeddings vectors.txt --shards 3"
   "score --input lab.tsv --label-cols 5,6 --label-buckets col5=0.5 --by-label --reference ref.tsv"
+  "score --input lab.tsv --label-cols 5,6 --label-buckets col5=0.5 --by-label --shards 2 --length-buckets 5,10,20,40"
   "sweep --input tw.tsv --score-col 3 --thresholds 0.4,0.6,0.8 --reference ref.tsv"
   "sweep --input tw.tsv --score-col 3 --thresholds 0.5 --sample 3000 --seed 7"
   "select --representative repr.txt --available tw.tsv --side tgt"
@@ -50,14 +51,19 @@ jobs=(
   "balance --input lab.tsv --label-cols 5,6 --label-buckets col5=0.2,0.4,0.6,0.8"
   "balance --input lab.tsv --label-cols 5,6 --label-buckets col5=0.5 --mode marginal --rank-by random --seed 3"
 )
+# A base binary older than --length-buckets runs its jobs without it (its
+# result then has no /lengths, and the other groups are compared).
+base_supports_lengths=0
+"$base" score --help 2>/dev/null | grep -q -- "--length-buckets" && base_supports_lengths=1
 status=0
 for i in "${!jobs[@]}"; do
   for n in 1 2 3 4; do
     for side in base new; do
-      binary=$base
+      binary=$base job=${jobs[$i]}
       [ "$side" = new ] && binary=$new
+      [ "$side" = base ] && [ $base_supports_lengths = 0 ] && job=$(sed -E 's/ --length-buckets [^ ]+//' <<<"$job")
       # shellcheck disable=SC2086  # a job is its words
-      mpirun -n "$n" "$binary" ${jobs[$i]} --quiet --output "$side-$i-$n.h5" >/dev/null 2>"$side-$i-$n.log" ||
+      mpirun -n "$n" "$binary" $job --quiet --output "$side-$i-$n.h5" >/dev/null 2>"$side-$i-$n.log" ||
         { echo "FAILED ($side) ${jobs[$i]} on $n ranks:"; cat "$side-$i-$n.log"; exit 1; }
     done
     /usr/bin/python3 - "base-$i-$n.h5" "new-$i-$n.h5" "${jobs[$i]} ($n ranks)" "$groups" <<'PY' || status=1

@@ -26,13 +26,19 @@ group present: balance, labels, selection, sweep, shards, then pairs):
   sweep      TD-CONE, TD-CONE_REL (with --reference) and the subset sizes
              against the score threshold (/sweep); the best threshold marked:
              the lowest TD-CONE_REL with a reference, else the lowest TD-CONE
+  lengths    per bucket of input lengths (score --length-buckets: /lengths):
+             TD-CONE above, BLEU and unigram precision below, each bucket's
+             pairs written on its bar, the corpus values dashed
   shards     a row per shard (/shards), named by its input file (score
              --shard-by file) else `shard i`, with its pairs: TD-CONE and
              TD-CONE_REL on zoomed axes, the values written right, the corpus
              value and the best shard (same rule as the sweep) marked
+  diversity  histograms of the pairs' BLEU against their input and of their
+             length ratio (/pairs bleu, len_ratio; NaN and inf left out and
+             counted), the corpus BLEU and the median ratio marked
 
 A score run with --shards holds pairs and shards: auto draws the shards,
---kind pairs the histogram. The old form `plot.py RESULT.h5 FILE.png` works too.
+--kind pairs the histogram. auto never picks diversity: ask for it. The old form `plot.py RESULT.h5 FILE.png` works too.
 
 Uses Debian's python3-matplotlib, python3-h5py and python3-numpy
 (scripts/install-deps.sh); run by a python3 without them, it starts again
@@ -58,11 +64,12 @@ import numpy as np  # noqa: E402
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-KINDS = ("balance", "labels", "selection", "sweep", "shards", "pairs")  # most specific first
+KINDS = ("balance", "labels", "selection", "sweep", "lengths", "shards", "pairs", "diversity")  # most specific first
 # The group and dataset that make each kind drawable (a score --by-label file also has /pairs).
 TABLES = {"balance": ("combinations", _tdcone_py.column("combinations", "combination")),
           "labels": ("labels", _tdcone_py.column("labels", "tdcone")),
-          "selection": ("selection", _tdcone_py.column("selection", "cross_entropy"))}
+          "selection": ("selection", _tdcone_py.column("selection", "cross_entropy")),
+          "diversity": ("pairs", _tdcone_py.column("pairs", "bleu"))}
 BAD_LINE, JUNK, IN_SEED = (_tdcone_py.FLAGS[name] for name in ("bad_line", "junk", "in_seed"))
 
 
@@ -163,6 +170,83 @@ def plot_pairs(f, fig, args):
     legend_outside(ax)
     note = f"{left_out:,} bad or NaN left out" if left_out else "no pair left out"
     ax.set_title(f"Pair TD-CONE: {len(values):,} of {len(t):,} pairs ({note})", fontsize=10)
+
+
+def plot_diversity(f, fig, args):
+    pairs = f["pairs"]
+    flags = pairs["flags"][()]
+    scored = (flags & BAD_LINE) == 0
+    corpus = f["corpus"].attrs if "corpus" in f else {}
+    left, right = fig.add_subplot(1, 2, 1), fig.add_subplot(1, 2, 2)
+    bleu = pairs["bleu"][()][scored]
+    shown = bleu[np.isfinite(bleu)]
+    left.hist(shown, bins=args.bins, range=(0, 1), color="tab:green", alpha=0.75, label=f"{len(shown):,} pairs")
+    if "bleu" in corpus and math.isfinite(corpus["bleu"]):
+        left.axvline(float(corpus["bleu"]), color="tab:red", linewidth=2, label=f"corpus BLEU {float(corpus['bleu']):.4f}")
+    left.set_xlabel("pair BLEU of the output against its input (no brevity penalty)")
+    left.set_ylabel("pairs" + (" (log scale)" if args.log_count else ""))
+    left.set_title(f"BLEU: {len(bleu) - len(shown):,} empty outputs (NaN) left out", fontsize=10)
+    ratio = pairs["len_ratio"][()][scored]
+    finite = ratio[np.isfinite(ratio)]
+    one_empty = int(np.isinf(ratio).sum())
+    top = max(2.0, float(np.percentile(finite, 99))) if len(finite) else 2.0
+    right.hist(np.minimum(finite, top), bins=args.bins, range=(1, top), color="tab:purple", alpha=0.75,
+               label=f"{len(finite):,} pairs")
+    if len(finite):
+        median = float(np.median(finite))
+        right.axvline(median, color="black", linestyle="--", linewidth=1.2, label=f"median {median:.2f}")
+    right.set_xlabel(f"length ratio: longer side's tokens / shorter's (the last bin: {top:.1f} and more)")
+    right.set_ylabel("pairs" + (" (log scale)" if args.log_count else ""))
+    right.set_title(f"Length ratio: {one_empty:,} with one side empty (inf), "
+                    f"{len(ratio) - len(finite) - one_empty:,} with both (NaN) left out", fontsize=10)
+    for ax in (left, right):
+        if args.log_count:
+            ax.set_yscale("log")
+        ax.legend(fontsize=8, loc="upper right")
+
+
+def bucket_names(bounds):
+    """'<= 5', '6-10', ..., '> 40' for max_src_len 5, 10, ..., 40 and the overflow bucket (u64 max)."""
+    names, low = [], 0
+    for i, bound in enumerate(bounds):
+        if bound == np.iinfo(np.uint64).max:
+            names.append(f"> {int(bounds[i - 1])}" if i else "all")
+        else:
+            names.append(f"<= {int(bound)}" if i == 0 else f"{low}-{int(bound)}")
+            low = int(bound) + 1
+    return names
+
+
+def plot_lengths(f, fig, args):
+    table = f["lengths"]
+    n_pairs = table["n_pairs"][()]
+    td, _ = empty_as_nan(table, n_pairs)
+    names = bucket_names(table["max_src_len"][()])
+    corpus = f["corpus"].attrs if "corpus" in f else {}
+    x = np.arange(len(names))
+    top, bottom = fig.add_subplot(2, 1, 1), fig.add_subplot(2, 1, 2)
+    top.bar(x, np.nan_to_num(td), color="tab:blue", alpha=0.8, label="TD-CONE of the bucket")
+    for i in range(len(names)):
+        top.annotate(f"{int(n_pairs[i]):,} pairs" if n_pairs[i] else "empty", (x[i], 0), xytext=(0, 3),
+                     textcoords="offset points", ha="center", fontsize=8, color="white" if n_pairs[i] else "black")
+    if "tdcone" in corpus and math.isfinite(corpus["tdcone"]):
+        top.axhline(float(corpus["tdcone"]), color="tab:red", linestyle="--", label=f"corpus {float(corpus['tdcone']):.4f}")
+    top.set_ylabel("TD-CONE")
+    top.set_title("TD-CONE by input length", fontsize=10)
+    width = 0.4
+    for offset, column, color, label in ((-width / 2, "bleu", "tab:green", "BLEU"),
+                                         (width / 2, "unigram_precision", "tab:olive", "unigram precision")):
+        values = table[column][()].astype(float)
+        bottom.bar(x + offset, np.nan_to_num(values), width=width, color=color, alpha=0.8, label=label)
+        if column in corpus and math.isfinite(corpus[column]):
+            bottom.axhline(float(corpus[column]), color=color, linestyle="--", label=f"corpus {label} {float(corpus[column]):.4f}")
+    bottom.set_ylabel("output against input")
+    bottom.set_title("BLEU (no brevity penalty) and unigram precision by input length", fontsize=10)
+    for ax in (top, bottom):
+        ax.set_xticks(x)
+        ax.set_xticklabels(names)
+        ax.set_xlabel("input tokens (--length-buckets)")
+        legend_outside(ax)
 
 
 def plot_selection(f, fig, args):
@@ -426,9 +510,10 @@ def plot_balance(f, fig, args):
 
 
 PLOTS = {"balance": plot_balance, "labels": plot_labels, "pairs": plot_pairs, "selection": plot_selection,
+         "diversity": plot_diversity, "lengths": plot_lengths,
          "sweep": plot_sweep, "shards": plot_shards}
 SIZES = {"balance": (10, 5), "labels": (11, 6), "pairs": (10, 5), "selection": (10, 5), "sweep": (10, 8),
-         "shards": (11, 6)}
+         "shards": (11, 6), "diversity": (13, 5), "lengths": (11, 7)}
 
 
 def arguments(argv=None):
@@ -437,11 +522,11 @@ def arguments(argv=None):
     parser.add_argument("png", nargs="?", help=argparse.SUPPRESS)  # the old positional form
     parser.add_argument("-o", "--output", help="picture to write (.png; .svg and .pdf work too)")
     parser.add_argument("--kind", default="auto", choices=("auto",) + KINDS, help="what to draw (default: auto)")
-    parser.add_argument("--log-count", action="store_true", help="pairs: logarithmic count axis")
+    parser.add_argument("--log-count", action="store_true", help="pairs, diversity: logarithmic count axis")
     parser.add_argument("--log-x", dest="log_x", action="store_true", default=None,
                         help="selection: logarithmic n axis (default: when stop_rank is in the first 10%%)")
     parser.add_argument("--linear-x", dest="log_x", action="store_false", help="selection: linear n axis")
-    parser.add_argument("--bins", type=int, default=60, help="pairs: histogram bins (default 60)")
+    parser.add_argument("--bins", type=int, default=60, help="pairs, diversity: histogram bins (default 60)")
     args = parser.parse_args(argv)
     if args.output and args.png:
         parser.error("give the picture once: --output FILE.png")

@@ -65,6 +65,11 @@ void OptionSet::insert(toml::table& table, const std::string& key, const std::ve
   for (double v : value) array.push_back(v);
   table.insert_or_assign(key, std::move(array));
 }
+void OptionSet::insert(toml::table& table, const std::string& key, const std::vector<std::uint64_t>& value) {
+  toml::array array;  // bounds of --length-buckets: within TOML's signed 64-bit integers
+  for (std::uint64_t v : value) array.push_back(static_cast<std::int64_t>(v));
+  table.insert_or_assign(key, std::move(array));
+}
 void OptionSet::insert(toml::table& table, const std::string& key, bool value) { table.insert_or_assign(key, value); }
 void OptionSet::insert(toml::table& table, const std::string& key, double value) { table.insert_or_assign(key, value); }
 

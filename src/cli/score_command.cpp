@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <limits>
 
 #include "tdcone/cli/summary.hpp"
 #include "tdcone/core/progress.hpp"
@@ -58,6 +59,12 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
                "Also score every label combination present and, with several labels, every value of each (/labels: "
                "label 'formal|aroused' or 'formal|*', n_pairs, tdcone, cond_entropy; KL and TD-CONE_REL with "
                "--reference); needs --label-cols or --label-fields");
+  o.add("length-buckets", c.length_buckets,
+        "Also score buckets of input lengths (/lengths): each bound is a bucket's largest input length in tokens, "
+        "increasing (5,10,20,40: 0-5, 6-10, 11-20, 21-40 and an overflow bucket above 40); pairs, TD-CONE, BLEU and "
+        "unigram precision per bucket",
+        whole_number(0, std::numeric_limits<std::uint32_t>::max()))
+      ->delimiter(',');
   score.output.add_to(o, c.output);
 }
 
@@ -74,6 +81,8 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   if (comm.rank() == 0 && run.shards > 0) print_shards(run.scores, run.shards, run.with_reference, run.shard_files);
   if (comm.rank() == 0 && run.by_label)
     print_label_table(run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
+  if (comm.rank() == 0 && !config.length_buckets.empty())
+    print_length_table(config.length_buckets, run.scores.subsets, run.first_length, run.with_reference);
   return pipeline::finish_standard_output(comm);
 }
 

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "tdcone/core/error.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 
 namespace tdcone::cli {
@@ -30,6 +31,8 @@ void print_summary(const boost::mpi::communicator& comm, const std::string& comm
   std::printf("  H(Y|X)       %.7f nats\n  TD-CONE      %.7f\n", corpus.cond_entropy, corpus.tdcone);
   if (with_reference)
     std::printf("  TD-CONE_REL  %.7f (KL_pq %.7f, KL_pu %.7f)\n", corpus.tdcone_rel, corpus.kl_pq, corpus.kl_pu);
+  std::printf("  BLEU         %.7f (unigram precision %.7f; output against input, no brevity penalty)\n",
+              corpus.diversity.bleu(), corpus.diversity.unigram_precision());
   std::printf("  ranks        %d, %.2f s:", comm.size(), seconds);
   for (const auto& phase : scores.phases) std::printf(" %s %.2f", phase.name.c_str(), phase.seconds);
   std::printf("\n  peak memory ");
@@ -46,6 +49,22 @@ void print_label_table(const std::vector<std::string>& names, const std::vector<
     const entropy::SubsetScore& s = subsets[first + j];
     std::printf("  %-*s %10llu %10.7f %10.7f", width, names[j].c_str(), (unsigned long long)s.n_pairs, s.tdcone,
                 s.cond_entropy);
+    if (with_reference) std::printf("  %10.7f", s.tdcone_rel);
+    std::printf("\n");
+  }
+}
+
+void print_length_table(const std::vector<std::uint64_t>& bounds, const std::vector<entropy::SubsetScore>& subsets,
+                        std::size_t first, bool with_reference) {
+  std::printf("  %-12s %10s %10s %10s %10s%s\n", "src tokens", "n_pairs", "tdcone", "bleu", "unigram_p",
+              with_reference ? "  tdcone_rel" : "");
+  for (std::size_t k = 0; k <= bounds.size(); ++k) {
+    const std::string range = k == bounds.size() ? cat("> ", bounds.empty() ? 0 : bounds.back())
+                              : k == 0           ? cat("<= ", bounds[0])
+                                                 : cat(bounds[k - 1] + 1, "-", bounds[k]);
+    const entropy::SubsetScore& s = subsets[first + k];
+    std::printf("  %-12s %10llu %10.7f %10.7f %10.7f", range.c_str(), (unsigned long long)s.n_pairs, s.tdcone,
+                s.diversity.bleu(), s.diversity.unigram_precision());
     if (with_reference) std::printf("  %10.7f", s.tdcone_rel);
     std::printf("\n");
   }

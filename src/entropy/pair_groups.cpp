@@ -56,6 +56,19 @@ PairGroups shard_groups(const text::TokenizedShare& share, const std::vector<std
   return groups;
 }
 
+PairGroups length_groups(const text::TokenizedShare& share, const std::vector<std::uint64_t>& bounds) {
+  PairGroups groups;
+  groups.subset_count = 1 + bounds.size() + 1;
+  for (std::uint32_t k = 0; k <= bounds.size(); ++k) groups.subsets_of_group.push_back({0, 1 + k});
+  groups.group_of_pair.resize(share.size());
+  for (std::size_t i = 0; i < share.size(); ++i)
+    groups.group_of_pair[i] =
+        scored(share, i) ? static_cast<std::uint32_t>(std::lower_bound(bounds.begin(), bounds.end(),
+                                                                       std::uint64_t{share.src_len[i]}) - bounds.begin())
+                         : kNoGroup;
+  return groups;
+}
+
 namespace {
 
 // The distinct values of `mine` over all ranks, sorted. Collective.

@@ -89,6 +89,11 @@ struct ColumnType<std::uint32_t> {
   static hid_t file() { return H5T_STD_U32LE; }
 };
 template <>
+struct ColumnType<std::uint16_t> {
+  static hid_t memory() { return H5T_NATIVE_UINT16; }
+  static hid_t file() { return H5T_STD_U16LE; }
+};
+template <>
 struct ColumnType<std::uint8_t> {
   static hid_t memory() { return H5T_NATIVE_UINT8; }
   static hid_t file() { return H5T_STD_U8LE; }

@@ -134,6 +134,11 @@ void OutputFile::write_column(const std::string& dataset, std::span<const std::u
   impl_->write_numbers(dataset, rows, offset, total);
 }
 
+void OutputFile::write_column(const std::string& dataset, std::span<const std::uint16_t> rows, std::uint64_t offset,
+                              std::uint64_t total) {
+  impl_->write_numbers(dataset, rows, offset, total);
+}
+
 void OutputFile::write_column(const std::string& dataset, std::span<const std::uint8_t> rows, std::uint64_t offset,
                               std::uint64_t total) {
   impl_->write_numbers(dataset, rows, offset, total);

@@ -9,6 +9,7 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/core/progress.hpp"
+#include "tdcone/entropy/subset_diversity.hpp"
 #include "tdcone/io/parallel_files.hpp"
 #include "tdcone/mpi/agreement.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
@@ -66,6 +67,7 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusConf
   CorpusJob job;
   std::vector<io::InputFile> reference_files, reference_tgt_files;
   text::ReadOptions read = corpus.read_options();
+  read.diversity = true;  // the /pairs columns and the subsets' BLEU (not of the reference)
   mpi::collective_step(comm, [&] {
     output.check_target(comm.rank() == 0);
     corpus.check_sources();
@@ -141,6 +143,7 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
                    "few for text: a label or a score? check %s\n", side == 0 ? "input" : "output",
                    job.side_where[side].c_str(), job.side_option[side].c_str(), (unsigned long long)types[side],
                    (unsigned long long)job.counts.scored, job.side_option[side].c_str());
+  entropy::add_subset_diversity(comm, job.share, groups, scores.subsets);
   scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
   scores.memory_budget = config.memory_bytes;
   if (engine.memory.empty()) scores.memory_rule = machine.rule;

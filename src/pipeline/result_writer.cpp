@@ -10,6 +10,7 @@
 
 #include "tdcone/core/progress.hpp"
 #include "tdcone/pipeline/corpus_job.hpp"
+#include "tdcone/pipeline/diversity_columns.hpp"
 
 namespace tdcone::pipeline {
 
@@ -68,7 +69,7 @@ void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, con
                  const std::vector<std::uint64_t>& rank) {
   const std::uint64_t offset = share.first_pair_id, total = share.total_lines;
   // Decided from the field spec, not local data: every rank must create the same datasets.
-  const int columns = 6 + (fields.has_score() ? 1 : 0) + (fields.has_id() ? 1 : 0);
+  const int columns = 10 + (fields.has_score() ? 1 : 0) + (fields.has_id() ? 1 : 0);
   Progress progress(comm.rank() == 0, "write", "columns");
   int written = 0;
   auto column = [&](const schema::Column& dataset, auto rows) {
@@ -87,6 +88,13 @@ void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, con
   column(schema::pairs::tgt_len, std::span<const std::uint32_t>(share.tgt_len));
   if (fields.has_score()) column(schema::pairs::score, std::span<const double>(share.scores));
   if (fields.has_id()) column(schema::pairs::id, std::cref(share.ids));
+  for (const auto& [dataset, measure] : {std::pair{&schema::pairs::bleu, PairMeasure::bleu},
+                                         {&schema::pairs::unigram_precision, PairMeasure::unigram_precision},
+                                         {&schema::pairs::len_ratio, PairMeasure::len_ratio}}) {
+    const std::vector<double> values = pair_measure(share, measure);  // one column at a time
+    column(*dataset, std::span<const double>(values));
+  }
+  column(schema::pairs::markers, std::span<const std::uint16_t>(share.diversity.markers()));
   progress.finish(written);
 }
 
@@ -119,12 +127,20 @@ void SubsetTable::scores(const schema::ScoreColumns& columns, const std::vector<
     for (std::size_t s = first; s < first + count; ++s) values.push_back(subsets[s].*member);
     return values;
   };
+  auto diversity = [&](double (text::DiversitySums::*measure)() const) {
+    std::vector<double> values;
+    for (std::size_t s = first; s < first + count; ++s) values.push_back((subsets[s].diversity.*measure)());
+    return values;
+  };
   column(*columns.tdcone, field(&entropy::SubsetScore::tdcone));
   if (columns.cond_entropy) column(*columns.cond_entropy, field(&entropy::SubsetScore::cond_entropy));
-  if (!with_reference) return;
-  column(*columns.kl_pq, field(&entropy::SubsetScore::kl_pq));
-  column(*columns.kl_pu, field(&entropy::SubsetScore::kl_pu));
-  column(*columns.tdcone_rel, field(&entropy::SubsetScore::tdcone_rel));
+  if (with_reference) {
+    column(*columns.kl_pq, field(&entropy::SubsetScore::kl_pq));
+    column(*columns.kl_pu, field(&entropy::SubsetScore::kl_pu));
+    column(*columns.tdcone_rel, field(&entropy::SubsetScore::tdcone_rel));
+  }
+  column(*columns.bleu, diversity(&text::DiversitySums::bleu));
+  column(*columns.unigram_precision, diversity(&text::DiversitySums::unigram_precision));
 }
 
 void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with_reference) {
@@ -141,6 +157,8 @@ void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with
     set_attribute(file, schema::corpus::kl_pq, corpus.kl_pq);
     set_attribute(file, schema::corpus::kl_pu, corpus.kl_pu);
   }
+  set_attribute(file, schema::corpus::bleu, corpus.diversity.bleu());
+  set_attribute(file, schema::corpus::unigram_precision, corpus.diversity.unigram_precision());
   // Run figures: seconds of each phase (rank 0's wall clock; the write phase is
   // not over yet), peak resident memory per rank so far, the budget.
   const schema::Attribute& seconds = schema::root::seconds;

@@ -3,6 +3,7 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/core/progress.hpp"
+#include "tdcone/pipeline/diversity_columns.hpp"
 #include "tdcone/pipeline/result_writer.hpp"
 
 namespace tdcone::pipeline {
@@ -27,6 +28,8 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
   if (config.by_label != config.labels.given())
     mpi::fail_everywhere(config.by_label ? "--by-label needs --label-cols (TSV) or --label-fields (JSONL)"
                                          : "labels are read for --by-label: add it (or use tdcone balance)", 2);
+  if (const std::string problem = length_buckets_problem(config.length_buckets); !problem.empty())
+    mpi::fail_everywhere("--length-buckets: " + problem, 2);
   CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output, &config.labels);
   // The counts are global, so every rank stops here together: a shard per line
   // at most, or a typo's billions of shards would take their memory first.
@@ -56,6 +59,13 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     groups = shards == 0 ? run.labels.groups : entropy::combine_groups(comm, groups, run.labels.groups);
   }
   run.first_label = 1 + shards;
+  // Length buckets follow the labels': subset first_length + k is /lengths row k.
+  run.first_length = groups.subset_count;
+  if (!config.length_buckets.empty()) {
+    entropy::PairGroups buckets;
+    mpi::collective_step(comm, [&] { buckets = entropy::length_groups(job.share, config.length_buckets); });
+    groups = entropy::combine_groups(comm, groups, buckets);
+  }
   run.scores = score_corpus_job(comm, job, config.engine, config.reference, groups);
 
   const Stopwatch write_clock;
@@ -79,6 +89,8 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
       table.scores(schema::shards::scores, run.scores.subsets, 1, shards, run.with_reference);
     }
     if (job.labels) write_label_table(comm, file, run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
+    if (!config.length_buckets.empty())
+      write_length_table(comm, file, config.length_buckets, run.scores.subsets, run.first_length, run.with_reference);
     file.commit();
   });
   add_write_phase(run.scores, write_clock.seconds());

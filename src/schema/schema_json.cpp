@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "tdcone/schema/pair_flags.hpp"
+#include "tdcone/schema/pair_markers.hpp"
 #include "tdcone/schema/results.hpp"
 
 namespace tdcone::schema {
@@ -44,6 +45,16 @@ std::string list(const std::vector<const Entry*>& entries, const std::string& in
   return out + indent + "]";
 }
 
+/// A JSON array of flag or marker bits, one a line.
+template <class Bit>
+std::string bit_list(const std::vector<Bit>& bits) {
+  std::string out = "[\n";
+  for (std::size_t b = 0; b < bits.size(); ++b)
+    out += "    {\"name\": " + quoted(bits[b].name) + ", \"value\": " + std::to_string(bits[b].bit) +
+           ", \"about\": " + quoted(bits[b].about) + "}" + (b + 1 < bits.size() ? ",\n" : "\n");
+  return out + "  ]";
+}
+
 }  // namespace
 
 std::string json() {
@@ -56,12 +67,8 @@ std::string json() {
     out += "     \"columns\": " + list(table.columns, "     ") + ",\n";
     out += "     \"attributes\": " + list(table.attributes, "     ") + "}" + (t + 1 < all.size() ? ",\n" : "\n");
   }
-  out += "  ],\n  \"flags\": [\n";
-  const auto& bits = flag_bits();
-  for (std::size_t b = 0; b < bits.size(); ++b)
-    out += "    {\"name\": " + quoted(bits[b].name) + ", \"value\": " + std::to_string(bits[b].bit) +
-           ", \"about\": " + quoted(bits[b].about) + "}" + (b + 1 < bits.size() ? ",\n" : "\n");
-  return out + "  ]\n}\n";
+  out += "  ],\n  \"flags\": " + bit_list(flag_bits()) + ",\n  \"markers\": " + bit_list(marker_bits());
+  return out + "\n}\n";
 }
 
 }  // namespace tdcone::schema

@@ -79,7 +79,8 @@ template <int kBlocks>
 
 ShareBuilder::ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
     : share_(share), options_(options), vocabulary_(vocabulary), parser_(options.fields),
-      whole_line_(whole_line_spec()), tokenizer_(options.tokenizer), labels_(make_interner(options)) {}
+      whole_line_(whole_line_spec()), tokenizer_(options.tokenizer), labels_(make_interner(options)),
+      diversity_(options.diversity ? std::make_unique<DiversityBuilder>(share.diversity) : nullptr) {}
 
 ShareBuilder::~ShareBuilder() = default;
 
@@ -101,6 +102,7 @@ void ShareBuilder::reserve_rest() {
   };
   reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.type_start, share_.types, share_.type_counts,
           share_.src_hash, share_.tgt_hash, share_.label_ids);
+  if (diversity_) share_.diversity.reserve(share_.flags.capacity());
 }
 
 std::string ShareBuilder::add(const io::Line& line) {
@@ -135,14 +137,15 @@ std::string ShareBuilder::add_record(io::Record& record) {
   share_.flags.push_back(0);
   // The same text on both sides (one-sided lines in selection) is tokenized once.
   const bool same_text = record.src.data() == record.tgt.data() && record.src.size() == record.tgt.size();
-  share_.src_len.push_back(add_side(record.src, last_src_));
+  share_.src_len.push_back(add_side(record.src, last_src_, src));
   const std::size_t src_begin = share_.type_start[share_.type_start.size() - 2], src_end = share_.types.size();
   share_.tgt_len.push_back(same_text ? repeat_types(src_begin, src_end, share_.src_len.back())
-                                     : add_side(record.tgt, last_tgt_));
+                                     : add_side(record.tgt, last_tgt_, tgt));
   if (options_.keep_counts) {
     share_.src_hash.push_back(XXH3_64bits(record.src.data(), record.src.size()));
     share_.tgt_hash.push_back(same_text ? share_.src_hash.back() : XXH3_64bits(record.tgt.data(), record.tgt.size()));
   }
+  if (diversity_) diversity_->add_pair(share_.tgt_len.back(), same_text);
   if (options_.fields.has_score()) share_.scores.push_back(record.score);
   if (options_.fields.has_id()) share_.ids.push_back(record.id);
   if (labels_) add_labels(record);
@@ -164,6 +167,7 @@ std::string ShareBuilder::flag(std::string reason) {
   share_.flags.push_back(schema::bad_line);
   share_.src_len.push_back(0);
   share_.tgt_len.push_back(0);
+  if (diversity_) diversity_->add_bad_line();
   if (options_.fields.has_score()) share_.scores.push_back(0.0);
   if (options_.fields.has_id()) share_.ids.push_back({});
   share_.type_start.push_back(share_.types.size());
@@ -175,21 +179,23 @@ std::string ShareBuilder::flag(std::string reason) {
   return reason;
 }
 
-std::uint32_t ShareBuilder::add_side(std::string_view sentence, LastSentence& last) {
+std::uint32_t ShareBuilder::add_side(std::string_view sentence, LastSentence& last, Side side) {
   if (last.known && sentence == last.text) return repeat_types(last.begin, last.end, last.length);
   last.begin = share_.types.size();
-  last.length = add_types(sentence);
+  last.length = add_types(sentence, side);
   last.end = share_.types.size();
   last.text.assign(sentence);
   last.known = true;
   return last.length;
 }
 
-std::uint32_t ShareBuilder::add_types(std::string_view sentence) {
+std::uint32_t ShareBuilder::add_types(std::string_view sentence, Side side) {
   tokenizer_.tokenize(sentence, tokens_);
   const std::size_t start = share_.types.size();
   vocabulary_.intern(tokens_, share_.types);
   const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
+  if (diversity_)  // the words in order, before they become a sorted set
+    diversity_->side_read(side == src, std::span<const WordId>(share_.types.data() + start, tokens_.size()), sentence);
   sort_ids(first, share_.types.end(), vocabulary_.size());
   if (options_.keep_counts) {  // run lengths of the sorted tokens
     std::size_t out = start;

@@ -22,11 +22,12 @@ void TokenizedShare::shrink_to_fit() {
   };
   shrink(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
   ids.shrink_to_fit();
+  diversity.shrink_to_fit();
 }
 
 std::uint64_t TokenizedShare::bytes() const {
   auto held = [](const auto&... vectors) { return ((std::uint64_t{vectors.capacity()} * sizeof(vectors[0])) + ...); };
-  return ids.bytes() + held(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
+  return ids.bytes() + diversity.bytes() + held(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
 }
 
 void TokenizedShare::release_types_before(std::size_t end) {

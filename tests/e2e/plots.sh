@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # scripts/plot.py draws every kind of result from tiny runs: the pair TD-CONE
-# histogram (also --log-count), the shards of a score, a sweep with and
+# histogram (also --log-count), the pairs' BLEU and length ratio, TD-CONE and
+# BLEU per length bucket, the shards of a score, a sweep with and
 # without a reference, a selection (with a seed), and label combinations and a
 # balance from hand-made files; auto picks the most specific
 # group; the old positional form works; a file with nothing to plot, or
@@ -49,6 +50,14 @@ plot selection select.h5 --output selection.png && is_png selection.png
 plot selection select.h5 selection-old.png && is_png selection-old.png  # the old positional form
 cmp -s pairs.png pairs-log.png && fail "--log-count changed nothing"
 echo "ok: pairs (and --log-count), shards, sweep with and without a reference, selection"
+
+"$TDCONE" score --input corpus.tsv --length-buckets 5,10,20,40 --output lengths.h5 >/dev/null 2>&1 || fail "score --length-buckets"
+plot lengths lengths.h5 --output lengths.png && is_png lengths.png
+grep -q "also in the file: pairs, diversity" out.txt || fail "auto does not name pairs and diversity: $(cat out.txt)"
+plot diversity lengths.h5 --kind diversity --output diversity.png && is_png diversity.png
+plot diversity score.h5 --kind diversity --log-count --output diversity-log.png && is_png diversity-log.png
+plot pairs lengths.h5 --kind pairs --output lengths-pairs.png && is_png lengths-pairs.png
+echo "ok: lengths (auto), diversity (also --log-count) asked for"
 
 # The label kinds, from files in the layout of `score --by-label` (/labels) and
 # `tdcone balance` (/combinations, /balance): an empty combination, marginal

@@ -3,7 +3,7 @@
 # rows: 16 shards by file are named by their files (else 'shard i'); label
 # combinations (18 joint, 11 marginal, with TD-CONE_REL) and a balance name
 # their labels, a single label is titled by its name; a selection with --stop
-# says how many lines it kept. In every picture no two texts overlap and none
+# says how many lines it kept; 11 length buckets are named by their ranges. In every picture no two texts overlap and none
 # is cut off. The figures are built by plot.figure() and inspected unsaved.
 source "$(dirname "$0")/lib.sh"
 "$PY" -c "import matplotlib" 2>/dev/null || { echo "skipped: needs python3-matplotlib"; exit 77; }
@@ -30,6 +30,8 @@ for part in part-*; do mv "$part" "${files[$i]}"; i=$((i + 1)); done
 "$TDCONE" balance --input corpus.tsv "${labels[@]}" --output balance.h5 >/dev/null 2>&1 || fail "balance"
 "$TDCONE" select --representative in-domain.txt --available corpus.tsv --side tgt --stop --output select.h5 \
   >/dev/null 2>&1 || fail "select --stop"
+"$TDCONE" score --input corpus.tsv --length-buckets 3,5,8,10,12,15,20,25,30,40 --output lengths.h5 >/dev/null 2>&1 \
+  || fail "score --length-buckets"
 
 "$PY" - "$HERE/../../scripts" <<'PY' || fail "the pictures"
 import itertools, sys
@@ -118,6 +120,15 @@ stop = int(h5py.File("select.h5")["selection"].attrs["stop_rank"])
 assert 1 < stop < 3000, stop
 assert f"the first {stop:,} kept (--stop)" in titles(fig)[0], titles(fig)
 assert f"--stop: the first {stop:,} lines kept" in everything, everything
-print("ok: shards named by file (else 'shard i'), labels and balance name their labels, --stop's kept lines; "
-      "no text overlaps or is cut off")
+fig, kind = figure("lengths.h5")
+assert kind == "lengths"
+legible("lengths", fig)
+assert [label.get_text() for label in fig.axes[0].get_xticklabels()][:2] + \
+    [label.get_text() for label in fig.axes[0].get_xticklabels()][-1:] == ["<= 3", "4-5", "> 40"]
+
+fig, _, _ = plot.figure(plot.arguments(["lengths.h5", "--kind", "diversity", "--output", "unused.png"]))
+fig.canvas.draw()
+legible("diversity", fig)
+print("ok: shards named by file (else 'shard i'), labels and balance name their labels, --stop's kept lines, "
+      "11 length buckets, the diversity histograms; no text overlaps or is cut off")
 PY

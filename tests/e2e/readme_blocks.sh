@@ -52,6 +52,7 @@ printf 'the 0.1 0.2 0.3\nsyst 0.3 0.1 0.2\n' | zstd -q > glove.6B.300d.txt.zst
 "$TDCONE" score --input corpus.tsv --score-col 3 --shards 4 --quiet --output score.h5 >/dev/null 2>&1 || fail "score.h5"
 "$TDCONE" sweep --input corpus.tsv --score-col 3 --thresholds 0.4,0.6 --quiet --output sweep.h5 >/dev/null 2>&1 ||
   fail "sweep.h5"
+"$TDCONE" score --input corpus.tsv --length-buckets 5,10,20,40 --quiet --output len.h5 >/dev/null 2>&1 || fail "len.h5"
 
 # `tdcone`, `mpirun` and Debian's python3 (h5py, pandas) first on PATH, the
 # repository's configs/ and scripts/ beside the files, as for a user.

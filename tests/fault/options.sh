@@ -56,6 +56,16 @@ for n in 1 2; do
    bounded 60 2 "--shards: 100000000 is more than the 40 usable lines" -- \
      $(mpirun_n "$n") score --input c.tsv --shards 100000000 --output x.h5)
 done
+# Length buckets out of order or given twice: refused on every rank before the corpus is read.
+increasing="give each bucket's largest input length in tokens once, in increasing order (e.g. 5,10,20,40)"
+for n in 1 2; do
+  bounded 60 2 "--length-buckets: 10,5 is not increasing: $increasing" -- \
+    $(mpirun_n "$n") score --input c.tsv --length-buckets 10,5 --output x.h5
+  bounded 60 2 "--length-buckets: 5,20,20 gives 20 twice: $increasing" -- \
+    $(mpirun_n "$n") score --input c.tsv --length-buckets 5,20,20 --output x.h5
+done
+printf 'length-buckets = [40, 20]\n' > cfg.toml
+bounded 60 2 "--length-buckets: 40,20 is not increasing" -- "$TDCONE" score --config cfg.toml $(required score)
 bounded 60 2 "--shards: 41 is more than the 40 usable lines" -- $(mpirun_n 2) score --input c.tsv --shards 41 --output x.h5
 run_mpi 2 score --input c.tsv --shards 40 --output s40.h5 >/dev/null 2>&1 || fail "--shards 40 on 40 lines"
 cli_refused score shards "$u64" -1 $huge 0x10 1.5 three true
@@ -77,6 +87,7 @@ cli_refused score memory "a size such as 1500M or 2G" 0 -1 lots 1e30T true
 cli_refused score round-size "a size such as 1500M or 2G" 0 -1 lots
 cli_refused sweep sample "$u64" -1 $huge 0.5 true
 cli_refused sweep thresholds "a number" nan three true
+cli_refused score length-buckets "$whole 0 to 4294967295" -1 1.5 x 4294967296 $huge true
 cli_refused select mincount "$u64" -1 $huge 2.5 true
 cli_refused select length-cap "$whole 1 to 4294967295" 0 -1 4294967296 $huge 1.5 true
 cli_refused select checkpoint-every "a number ≥ 0" -1 nan inf true
@@ -116,6 +127,7 @@ toml_refused score lowercase "true or false" '"yes"' 1
 toml_refused score progress-every "a number ≥ 0" -1
 toml_refused score reference "a string" true
 toml_refused sweep thresholds "a number" '[0.5, "x"]' true
+toml_refused score length-buckets "$whole 0 to 4294967295" '[5, "x"]' '[5, -1]' true
 toml_refused sweep sample "$u64" -1 true
 toml_refused select length-cap "$whole 1 to 4294967295" 0 4294967296
 toml_refused select checkpoint-every "a number ≥ 0" -1 '"soon"'
@@ -134,14 +146,15 @@ for value in 0 three; do
 done
 
 # Good values still pass, and the config they are written back as reads again.
-"$TDCONE" score --input c.tsv --shards 010 --seed 18446744073709551615 --output big-seed.h5 >/dev/null 2>&1 \
-  || fail "--shards 010 --seed 2^64-1"
+"$TDCONE" score --input c.tsv --shards 010 --seed 18446744073709551615 --length-buckets 0,08,4294967295 \
+  --output big-seed.h5 >/dev/null 2>&1 || fail "--shards 010 --seed 2^64-1 --length-buckets 0,08,4294967295"
 "$PY" - <<'PY'
 import h5py
 with h5py.File("big-seed.h5", "r") as f:
     config = f.attrs["config"]
     config = config.decode() if isinstance(config, bytes) else config
     assert len(f["shards/shard"]) == 10, "010 is ten shards, not octal 8"
+    assert list(f["lengths/max_src_len"][()]) == [0, 8, 4294967295, 2**64 - 1], f["lengths/max_src_len"][()]
     open("effective.toml", "w").write(config)
 PY
 "$TDCONE" score --config effective.toml --output again.h5 --force >/dev/null 2>&1 || fail "the effective config does not read back"

@@ -69,6 +69,7 @@ class OptionSet {
   static void insert(toml::table& table, const std::string& key, const std::string& value);
   static void insert(toml::table& table, const std::string& key, const std::vector<std::string>& value);
   static void insert(toml::table& table, const std::string& key, const std::vector<double>& value);
+  static void insert(toml::table& table, const std::string& key, const std::vector<std::uint64_t>& value);
   static void insert(toml::table& table, const std::string& key, bool value);
   static void insert(toml::table& table, const std::string& key, double value);
   template <class Int>

@@ -22,4 +22,8 @@ void print_summary(const boost::mpi::communicator& comm, const std::string& comm
 void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
                        std::size_t first, bool with_reference);
 
+/// The /lengths table (rank 0): a row per bucket of input lengths, the overflow bucket last.
+void print_length_table(const std::vector<std::uint64_t>& bounds, const std::vector<entropy::SubsetScore>& subsets,
+                        std::size_t first, bool with_reference);
+
 }  // namespace tdcone::cli

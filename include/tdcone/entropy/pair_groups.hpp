@@ -28,6 +28,12 @@ std::vector<std::uint32_t> assign_shards(const text::TokenizedShare& share, std:
 PairGroups shard_groups(const text::TokenizedShare& share, const std::vector<std::uint32_t>& shard_of_pair,
                         std::size_t shards);
 
+/// Buckets of input lengths (score --length-buckets): bucket k holds the
+/// scored pairs with bounds[k-1] < src_len <= bounds[k], the last bucket
+/// (k = bounds.size()) those above the last bound. Bucket k is group k and
+/// subset 1 + k. `bounds`: increasing.
+PairGroups length_groups(const text::TokenizedShare& share, const std::vector<std::uint64_t>& bounds);
+
 /// The pairs grouped by `a` and `b` at once (both over the same pairs, bad
 /// lines kNoGroup in both): a's subsets, then b's after its subset 0 (b's
 /// subset s becomes a.subset_count + s - 1). Groups are the pairs (a group,

@@ -9,6 +9,7 @@
 
 #include "tdcone/mpi/partitioned_matrix.hpp"
 #include "tdcone/core/progress_callback.hpp"
+#include "tdcone/text/lexical_diversity.hpp"
 
 namespace tdcone::entropy {
 
@@ -36,6 +37,8 @@ struct SubsetScore {
   double kl_pq = std::numeric_limits<double>::quiet_NaN();
   double kl_pu = std::numeric_limits<double>::quiet_NaN();
   double tdcone_rel = std::numeric_limits<double>::quiet_NaN();
+  // Its pairs' n-gram sums: BLEU and unigram precision (add_subset_diversity).
+  text::DiversitySums diversity;
 };
 
 /// Scores every subset of `groups` from `matrix` (finished; its cells' group

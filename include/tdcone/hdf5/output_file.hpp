@@ -51,6 +51,7 @@ class OutputFile {
   void write_column(const std::string& dataset, std::span<const std::uint64_t> rows, std::uint64_t offset, std::uint64_t total);
   void write_column(const std::string& dataset, std::span<const double> rows, std::uint64_t offset, std::uint64_t total);
   void write_column(const std::string& dataset, std::span<const std::uint32_t> rows, std::uint64_t offset, std::uint64_t total);
+  void write_column(const std::string& dataset, std::span<const std::uint16_t> rows, std::uint64_t offset, std::uint64_t total);
   void write_column(const std::string& dataset, std::span<const std::uint8_t> rows, std::uint64_t offset, std::uint64_t total);
   /// Fixed-length, null-padded strings marked UTF-8 (h5py: `ds.asstr()[...]`
   /// gives `str`), width = the longest over all ranks (at least 1); see the

@@ -33,7 +33,8 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,
                           const text::TokenizedShare& share, const LineCounts& counts);
 
-/// The `/pairs` table (one row per input line of this rank's share), with a
+/// The `/pairs` table (one row per input line of this rank's share; its
+/// diversity columns from a share read with ReadOptions::diversity), with a
 /// progress line per column written on rank 0. Collective.
 void write_pairs(const boost::mpi::communicator& comm, h5::OutputFile& file, const text::TokenizedShare& share,
                  const io::FieldSpec& fields, const std::vector<double>& tdcone,
@@ -52,7 +53,8 @@ class SubsetTable {
   void column(const schema::Column& column, const std::vector<std::uint8_t>& values);
   void column(const schema::Column& column, const std::vector<std::string>& values);
   /// The `columns` of subsets [first, first + count): tdcone, cond_entropy
-  /// (when the table has it) and, with a reference, kl_pq, kl_pu, tdcone_rel.
+  /// (when the table has it), with a reference kl_pq, kl_pu, tdcone_rel, then
+  /// bleu and unigram_precision.
   void scores(const schema::ScoreColumns& columns, const std::vector<entropy::SubsetScore>& subsets,
               std::size_t first, std::size_t count, bool with_reference);
 

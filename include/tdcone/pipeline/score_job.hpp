@@ -23,6 +23,7 @@ struct ScoreConfig {
   std::size_t shards = 0;  // /shards: K shards scored besides the corpus; 0 = none
   entropy::ShardBy shard_by = entropy::ShardBy::hash;
   std::uint64_t seed = 1;  // of --shard-by hash
+  std::vector<std::uint64_t> length_buckets;  // /lengths: increasing bounds on input tokens; empty = none
   OutputConfig output;
 };
 
@@ -36,12 +37,14 @@ struct ScoreRun {
   bool by_label = false;
   LabelSubsets labels;
   std::size_t first_label = 0;  // the subset of /labels row 0
+  std::size_t first_length = 0;  // the subset of /lengths row 0 (with length_buckets)
 };
 
 /// Reads and scores the corpus, writes the result `config.output` (recording
 /// `config_toml`, the effective configuration). Stops every rank with exit
-/// status 2 when --by-label and the label options disagree, or when there are
-/// more shards than usable lines. Collective.
+/// status 2 when --by-label and the label options disagree, when there are
+/// more shards than usable lines, or when the length buckets are not
+/// increasing. Collective.
 ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& config, const std::string& config_toml);
 
 }  // namespace tdcone::pipeline

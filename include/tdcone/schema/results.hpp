@@ -14,7 +14,7 @@
 namespace tdcone::schema {
 
 /// How a column or attribute is stored, named as `tdcone info` names it.
-enum class Type { u8, u32, u64, f64, string, u64_array };
+enum class Type { u8, u16, u32, u64, f64, string, u64_array };
 
 /// When a column or attribute is in a result.
 enum class Presence {
@@ -54,6 +54,8 @@ struct ScoreColumns {
   const Column* kl_pq;         ///< kl_pq, kl_pu, tdcone_rel: with --reference
   const Column* kl_pu;
   const Column* tdcone_rel;
+  const Column* bleu;               ///< bleu, unigram_precision: always, after the others
+  const Column* unigram_precision;
 };
 
 // ---- root: attributes of "/" ----
@@ -112,6 +114,11 @@ inline constexpr Attribute tdcone_rel{group, "tdcone_rel", Type::f64, Presence::
                                       "TD-CONE_REL (with --reference)"};
 inline constexpr Attribute kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL(P||Q) (with --reference)"};
 inline constexpr Attribute kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
+inline constexpr Attribute bleu{group, "bleu", Type::f64, Presence::always,
+                                "BLEU of the outputs against the inputs: geometric mean of Σm_n/Σc_n, n = 1..4, "
+                                "no brevity penalty, no smoothing (0 if any Σm_n is 0; NaN: no output token)"};
+inline constexpr Attribute unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
+                                             "Σm_1/Σc_1: output tokens found in their input, clipped (NaN: none)"};
 }  // namespace corpus
 
 // ---- /pairs: one row per input line, in pair_id order (score, sweep; balance when it scores) ----
@@ -130,6 +137,15 @@ inline constexpr Column id{group, "id", Type::string, Presence::optional, "the i
 inline constexpr Column shard{group, "shard", Type::u32, Presence::optional, "the pair's shard (score --shards)"};
 inline constexpr Column sweep_mask{group, "sweep_mask", Type::u64, Presence::optional,
                                    "bit i: the pair is in the (sampled) subset of threshold i (sweep)"};
+inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always,
+                             "BLEU of the output against the input, no brevity penalty: geometric mean of p_1 = "
+                             "m_1/c_1 and p_n = (m_n+1)/(c_n+1), n = 2..4 (0 if m_1 = 0; NaN: empty output, bad line)"};
+inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
+                                          "m_1/c_1: output tokens found in the input, clipped (NaN: empty output)"};
+inline constexpr Column len_ratio{group, "len_ratio", Type::f64, Presence::always,
+                                  "the longer side's tokens over the shorter's (inf: one side empty; NaN: both)"};
+inline constexpr Column markers{group, "markers", Type::u16, Presence::always,
+                                "marker bits: URL, @mention, #hashtag, question per side, copy (the schema's markers)"};
 }  // namespace pairs
 
 // ---- /shards: one row per shard (score --shards) ----
@@ -144,7 +160,10 @@ inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
 inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
                                    "TD-CONE_REL (with --reference)"};
-inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel};
+inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always, "BLEU of its pairs (as /corpus bleu)"};
+inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
+                                          "unigram precision of its pairs (as /corpus)"};
+inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
 }  // namespace shards
 
 // ---- /sweep: one row per score threshold (sweep) ----
@@ -159,7 +178,10 @@ inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
 inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
                                    "TD-CONE_REL (with --reference)"};
-inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel};
+inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always, "BLEU of its pairs (as /corpus bleu)"};
+inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
+                                          "unigram precision of its pairs (as /corpus)"};
+inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
 }  // namespace sweep
 
 // ---- /labels: one row per label value or combination (score --by-label) ----
@@ -175,8 +197,29 @@ inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL
 inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
 inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
                                    "TD-CONE_REL (with --reference)"};
-inline constexpr ScoreColumns scores{&tdcone, &cond_entropy, &kl_pq, &kl_pu, &tdcone_rel};
+inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always, "BLEU of its pairs (as /corpus bleu)"};
+inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
+                                          "unigram precision of its pairs (as /corpus)"};
+inline constexpr ScoreColumns scores{&tdcone, &cond_entropy, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
 }  // namespace labels
+
+// ---- /lengths: one row per bucket of input lengths (score --length-buckets) ----
+namespace lengths {
+inline constexpr char group[] = "/lengths";
+inline constexpr Column max_src_len{group, "max_src_len", Type::u64, Presence::required,
+                                    "the bucket's largest input length in tokens, above the bucket before; "
+                                    "18446744073709551615 (u64 max): the overflow bucket, above the last bound"};
+inline constexpr Column n_pairs{group, "n_pairs", Type::u64, Presence::required, "pairs scored in the bucket"};
+inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required, "their TD-CONE"};
+inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL(P||Q) (with --reference)"};
+inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
+inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
+                                   "TD-CONE_REL (with --reference)"};
+inline constexpr Column bleu{group, "bleu", Type::f64, Presence::required, "BLEU of its pairs (as /corpus bleu)"};
+inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::required,
+                                          "unigram precision of its pairs (as /corpus)"};
+inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
+}  // namespace lengths
 
 // ---- /selection: rows in selection order (select) ----
 namespace selection {

@@ -10,6 +10,7 @@
 
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/io/record.hpp"
+#include "tdcone/text/diversity_builder.hpp"
 #include "tdcone/text/label_interner.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 #include "tdcone/text/tokenizer.hpp"
@@ -57,8 +58,9 @@ class ShareBuilder {
     bool known = false;
   };
 
-  std::uint32_t add_side(std::string_view sentence, LastSentence& last);
-  std::uint32_t add_types(std::string_view sentence);
+  enum Side { src, tgt };
+  std::uint32_t add_side(std::string_view sentence, LastSentence& last, Side side);
+  std::uint32_t add_types(std::string_view sentence, Side side);
   std::uint32_t repeat_types(std::size_t begin, std::size_t end, std::uint32_t length);
 
   TokenizedShare& share_;
@@ -72,6 +74,7 @@ class ShareBuilder {
   LastSentence last_src_, last_tgt_;
   std::uint64_t expected_bytes_ = 0, added_bytes_ = 0;  // of corpus lines (expect_bytes(), add())
   std::unique_ptr<LabelInterner> labels_;  // with labels only
+  std::unique_ptr<DiversityBuilder> diversity_;  // with ReadOptions::diversity only
   std::string label_problem_;
 };
 

@@ -13,6 +13,7 @@
 #include "tdcone/io/record.hpp"
 #include "tdcone/schema/pair_flags.hpp"
 #include "tdcone/text/label_interner.hpp"
+#include "tdcone/text/lexical_diversity.hpp"
 #include "tdcone/text/tokenizer.hpp"
 #include "tdcone/text/vocabulary.hpp"
 
@@ -23,6 +24,7 @@ struct ReadOptions {
   TokenizerOptions tokenizer;
   bool reverse = false;  // swap input and output sides
   bool keep_counts = false;  // also keep how often each type occurs (cynical selection)
+  bool diversity = false;    // also each pair's n-gram matches and markers (TokenizedShare::diversity)
   io::LabelSpec labels;      // names and buckets of fields.label_cols / label_fields
   LabelInternerFactory label_interner;  // interns the labels' values: needed when fields have labels
   std::uint64_t max_line_bytes = 1 << 20;
@@ -59,6 +61,8 @@ struct TokenizedShare {
   // hash of the input and output text of each pair (to spot identical lines).
   std::vector<std::uint32_t> type_counts;
   std::vector<std::uint64_t> src_hash, tgt_hash;
+  // With ReadOptions::diversity: each pair's n-gram matches and marker bits.
+  PairDiversity diversity;
   // (first local pair, input file index) of every segment read, in order.
   std::vector<std::pair<std::size_t, std::size_t>> file_starts;
   // Per input file, over all ranks: its lines and io::LineFingerprint (the
