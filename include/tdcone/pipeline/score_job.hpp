@@ -4,6 +4,7 @@
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +37,7 @@ struct ScoreRun {
   bool by_label = false;
   LabelSubsets labels;
   std::size_t first_label = 0;  // the subset of /labels row 0
+  std::optional<DuplicateCounts> duplicates;  // with --dedup
 };
 
 /// Reads and scores the corpus, writes the result `config.output` (recording

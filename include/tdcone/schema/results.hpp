@@ -112,6 +112,11 @@ inline constexpr Attribute tdcone_rel{group, "tdcone_rel", Type::f64, Presence::
                                       "TD-CONE_REL (with --reference)"};
 inline constexpr Attribute kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL(P||Q) (with --reference)"};
 inline constexpr Attribute kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
+inline constexpr Attribute n_duplicates{group, "n_duplicates", Type::u64, Presence::optional,
+                                        "pairs flagged duplicate: later copies of a pair (with --dedup)"};
+inline constexpr Attribute n_in_reference{group, "n_in_reference", Type::u64, Presence::optional,
+                                          "pairs flagged in_reference: their key is a reference pair's (with --dedup "
+                                          "and --reference)"};
 }  // namespace corpus
 
 // ---- /pairs: one row per input line, in pair_id order (score, sweep; balance when it scores) ----
@@ -130,6 +135,14 @@ inline constexpr Column id{group, "id", Type::string, Presence::optional, "the i
 inline constexpr Column shard{group, "shard", Type::u32, Presence::optional, "the pair's shard (score --shards)"};
 inline constexpr Column sweep_mask{group, "sweep_mask", Type::u64, Presence::optional,
                                    "bit i: the pair is in the (sampled) subset of threshold i (sweep)"};
+inline constexpr Column dup_of{group, "dup_of", Type::u64, Presence::optional,
+                               "pair_id of the first pair with the same --dedup key; its own pair_id for a first "
+                               "occurrence and for a bad line (with --dedup)"};
+inline constexpr Column src_group{group, "src_group", Type::u64, Presence::optional,
+                                  "pair_id of the first pair with the same input side (--dedup key of the side); its "
+                                  "own for a bad line (with --dedup)"};
+inline constexpr Column src_group_size{group, "src_group_size", Type::u64, Presence::optional,
+                                       "pairs with that input side; 0 for a bad line, in no group (with --dedup)"};
 }  // namespace pairs
 
 // ---- /shards: one row per shard (score --shards) ----
