@@ -30,6 +30,11 @@ group present: balance, labels, selection, sweep, shards, then pairs):
              --shard-by file) else `shard i`, with its pairs: TD-CONE and
              TD-CONE_REL on zoomed axes, the values written right, the corpus
              value and the best shard (same rule as the sweep) marked
+  duplicates (score --dedup; only when asked: --kind duplicates) the sizes of
+             the source groups (src_group_size: how many pairs share one
+             input side, each group counted once) and of the groups of
+             copies of a pair (dup_of), on logarithmic axes; the duplicates,
+             the largest source group and the --dedup key in the title
 
 A score run with --shards holds pairs and shards: auto draws the shards,
 --kind pairs the histogram. The old form `plot.py RESULT.h5 FILE.png` works too.
@@ -52,17 +57,20 @@ _tdcone_py.setup("plot", ("h5py", "numpy", "matplotlib"), program=__name__ == "_
 import h5py  # noqa: E402
 import matplotlib  # noqa: E402
 import matplotlib.patches  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import matplotlib.transforms  # noqa: E402
 import numpy as np  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-KINDS = ("balance", "labels", "selection", "sweep", "shards", "pairs")  # most specific first
+KINDS = ("balance", "labels", "selection", "sweep", "shards", "pairs", "duplicates")  # most specific first
+# (duplicates last: a score --dedup file still draws its pair histogram unless asked)
 # The group and dataset that make each kind drawable (a score --by-label file also has /pairs).
 TABLES = {"balance": ("combinations", _tdcone_py.column("combinations", "combination")),
           "labels": ("labels", _tdcone_py.column("labels", "tdcone")),
-          "selection": ("selection", _tdcone_py.column("selection", "cross_entropy"))}
+          "selection": ("selection", _tdcone_py.column("selection", "cross_entropy")),
+          "duplicates": ("pairs", _tdcone_py.column("pairs", "src_group_size"))}
 BAD_LINE, JUNK, IN_SEED = (_tdcone_py.FLAGS[name] for name in ("bad_line", "junk", "in_seed"))
 
 
@@ -163,6 +171,51 @@ def plot_pairs(f, fig, args):
     legend_outside(ax)
     note = f"{left_out:,} bad or NaN left out" if left_out else "no pair left out"
     ax.set_title(f"Pair TD-CONE: {len(values):,} of {len(t):,} pairs ({note})", fontsize=10)
+
+
+def group_size_histogram(ax, sizes, what, color, legend):
+    """Groups by their size: a bar per size up to 20, else bins of whole sizes on a logarithmic axis."""
+    top = int(sizes.max())
+    if top <= 20:
+        edges = np.arange(1, top + 2) - 0.5
+        ax.set_xticks(range(1, top + 1))
+    else:
+        edges = np.unique(np.round(np.geomspace(1, top + 1, 40)).astype(int))
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:,.0f}"))
+    ax.hist(sizes, bins=edges, color=color, alpha=0.8, label=f"{len(sizes):,} {legend}")
+    ax.set_yscale("log")
+    ax.set_ylabel(f"{what} (log scale)")
+    ax.annotate(f"largest: {top:,}", (top, 1), xytext=(0, 14), textcoords="offset points", ha="right", fontsize=8,
+                arrowprops={"arrowstyle": "-", "color": "gray"})
+    ax.legend(fontsize=8, loc="upper right")
+
+
+def plot_duplicates(f, fig, args):
+    pairs = f["pairs"]
+    pair_id = pairs["pair_id"][()]
+    good = (pairs["flags"][()] & BAD_LINE) == 0
+    group, size, dup_of = pairs["src_group"][()], pairs["src_group_size"][()], pairs["dup_of"][()]
+    if not good.any():
+        sys.exit(f"plot: {args.hdf5}: every line is a bad line: no groups")
+    mode = run_config(f).get("dedup", "?")
+    firsts = good & (group == pair_id)  # a source group counted once, at its first pair
+    ax = fig.add_subplot(1, 2, 1)
+    group_size_histogram(ax, size[firsts], "source groups", "tab:blue", "source groups (distinct input sides)")
+    ax.set_xlabel("pairs with the same input side (src_group_size)")
+    largest = int(np.flatnonzero(firsts)[np.argmax(size[firsts])])
+    ax.set_title(f"One input side, n candidates: largest {int(size[largest]):,} (src_group {int(pair_id[largest])})",
+                 fontsize=10)
+    copies = np.unique(dup_of[good], return_counts=True)[1]
+    ax = fig.add_subplot(1, 2, 2)
+    n_duplicates = int(f["corpus"].attrs.get("n_duplicates", (copies - 1).sum()))
+    if (copies > 1).any():
+        group_size_histogram(ax, copies[copies > 1], "pairs with copies", "tab:orange", "pairs with copies")
+    else:
+        ax.text(0.5, 0.5, f"no pair has a copy ({len(copies):,} distinct pairs)", ha="center", va="center",
+                transform=ax.transAxes)
+    ax.set_title(f"Copies of a pair (--dedup {mode}): {n_duplicates:,} later copies flagged duplicate", fontsize=10)
+    ax.set_xlabel("copies of one pair, the first included (pairs with the same dup_of)")
 
 
 def plot_selection(f, fig, args):
@@ -426,9 +479,9 @@ def plot_balance(f, fig, args):
 
 
 PLOTS = {"balance": plot_balance, "labels": plot_labels, "pairs": plot_pairs, "selection": plot_selection,
-         "sweep": plot_sweep, "shards": plot_shards}
+         "sweep": plot_sweep, "shards": plot_shards, "duplicates": plot_duplicates}
 SIZES = {"balance": (10, 5), "labels": (11, 6), "pairs": (10, 5), "selection": (10, 5), "sweep": (10, 8),
-         "shards": (11, 6)}
+         "shards": (11, 6), "duplicates": (12, 5)}
 
 
 def arguments(argv=None):
@@ -470,7 +523,8 @@ def figure(args):
                          f"nor /labels or /combinations (it has: {', '.join(f.keys()) or 'no groups'})")
             kind = found[0] if args.kind == "auto" else args.kind
             if kind not in found:
-                sys.exit(f"plot: {args.hdf5} has no /{kind} to plot (it has: {', '.join(found)})")
+                table = "duplicate columns (score --dedup)" if kind == "duplicates" else f"/{kind}"
+                sys.exit(f"plot: {args.hdf5} has no {table} to plot (it has: {', '.join(found)})")
             _tdcone_py.check_result(f, args.hdf5, "plot", TABLES.get(kind, (kind,))[0])
         except ValueError as error:
             sys.exit(str(error))

@@ -50,6 +50,17 @@ plot selection select.h5 selection-old.png && is_png selection-old.png  # the ol
 cmp -s pairs.png pairs-log.png && fail "--log-count changed nothing"
 echo "ok: pairs (and --log-count), shards, sweep with and without a reference, selection"
 
+# Duplicate groups (score --dedup): drawn when asked; auto still draws the pairs and names them.
+{ cat corpus.tsv; head -300 corpus.tsv; head -20 corpus.tsv; } >copies.tsv
+"$TDCONE" score --input copies.tsv --dedup tokens --output dedup.h5 >/dev/null 2>&1 || fail "score --dedup"
+plot duplicates dedup.h5 --kind duplicates --output duplicates.png && is_png duplicates.png
+plot pairs dedup.h5 --output dedup-pairs.png && is_png dedup-pairs.png
+grep -q "also in the file: duplicates" out.txt || fail "auto does not name the duplicates"
+"$TDCONE" score --input corpus.tsv --dedup exact --output unique.h5 >/dev/null 2>&1 || fail "score --dedup exact"
+plot duplicates unique.h5 --kind duplicates --output unique.png && is_png unique.png  # groups of sources, no copies
+expect_failure 1 "score.h5 has no duplicate columns (score --dedup) to plot" -- "$PY" "$PLOT" score.h5 --kind duplicates --output x.png
+echo "ok: duplicate groups"
+
 # The label kinds, from files in the layout of `score --by-label` (/labels) and
 # `tdcone balance` (/combinations, /balance): an empty combination, marginal
 # rows, TD-CONE_REL; auto prefers balance, then labels, over pairs.
