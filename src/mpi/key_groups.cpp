@@ -71,7 +71,7 @@ KeyGroups group_keys(const boost::mpi::communicator& comm, std::uint64_t first_p
     if (size > 1 || in_other)  // the rest are groups of one: the home rank knows them without a word
       for (std::size_t k = begin; k < end; ++k)
         answers[home_of(owned[k].pair_id)].push_back(
-            {owned[k].pair_id, owned[begin].pair_id, size, static_cast<std::uint8_t>(in_other)});
+            {owned[k].pair_id, owned[begin].pair_id, size, in_other ? 1u : 0u});
     begin = end;
   }
   std::vector<KeyRecord>().swap(owned);

@@ -20,7 +20,7 @@ struct KeyGroup {
   std::uint64_t pair_id = 0;
   std::uint64_t first = 0;  // the smallest pair_id with the key, over all ranks
   std::uint64_t size = 0;   // pairs with the key
-  std::uint8_t in_other = 0;  // 1: the key is also a key of the other set (the reference)
+  std::uint64_t in_other = 0;  // 1: the key is also a key of the other set (the reference)
   bool operator==(const KeyGroup&) const = default;
 };
 
