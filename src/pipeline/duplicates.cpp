@@ -1,5 +1,7 @@
 #include "tdcone/pipeline/duplicates.hpp"
 
+#include <absl/container/flat_hash_map.h>
+
 #include <algorithm>
 #include <limits>
 #include <span>
@@ -52,17 +54,18 @@ Duplicates Duplicates::find(const boost::mpi::communicator& comm, text::Tokenize
   }
   mpi::KeyGroups sources = mpi::group_keys(comm, offset, corpus.src_keys, corpus.flags);
   drop(corpus.src_keys);
-  // The groups of two or more this rank's pairs are in, numbered by their first pair.
-  std::sort(sources.groups.begin(), sources.groups.end(),
-            [](const mpi::KeyGroup& a, const mpi::KeyGroup& b) { return a.first < b.first; });
+  // The groups of two or more that this rank's pairs are in, numbered as they come.
+  absl::flat_hash_map<std::uint64_t, std::uint32_t> index_of_first;
   found.src_group_index_.assign(corpus.size(), 0);
   for (const mpi::KeyGroup& group : sources.groups) {
-    if (found.src_groups_.empty() || found.src_groups_.back().first != group.first) {
+    auto [at, added] = index_of_first.try_emplace(group.first, 0);
+    if (added) {
       if (found.src_groups_.size() == std::numeric_limits<std::uint32_t>::max())
         throw std::length_error("--dedup: more than 2^32 - 1 source groups on one rank; run more ranks");
       found.src_groups_.emplace_back(group.first, group.size);
+      at->second = static_cast<std::uint32_t>(found.src_groups_.size());
     }
-    found.src_group_index_[group.pair_id - offset] = static_cast<std::uint32_t>(found.src_groups_.size());
+    found.src_group_index_[group.pair_id - offset] = at->second;
   }
   return found;
 }

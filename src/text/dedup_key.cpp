@@ -3,6 +3,8 @@
 #include <utf8proc.h>
 #include <xxhash.h>
 
+#include <cstring>
+
 namespace tdcone::text {
 
 namespace {
@@ -64,10 +66,16 @@ DedupKey DedupKeyMaker::side_key(std::string_view text, const std::vector<std::s
       return hash_of(text);
     case DedupMode::tokens:
       // 0xFF is never a byte of UTF-8: after each token, it keeps "ab" "c" and "a" "bc" apart.
-      buffer_.clear();
-      for (std::string_view token : tokens) {
-        buffer_.append(token);
-        buffer_.push_back('\xFF');
+      {
+        std::size_t bytes = 0;
+        for (std::string_view token : tokens) bytes += token.size() + 1;
+        buffer_.resize(bytes);
+        char* out = buffer_.data();
+        for (std::string_view token : tokens) {
+          std::memcpy(out, token.data(), token.size());
+          out += token.size();
+          *out++ = '\xFF';
+        }
       }
       return hash_of(buffer_);
     case DedupMode::letters:
