@@ -1,6 +1,6 @@
 #pragma once
 // Pairs grouped by a key over all ranks (tdcone score --dedup): each key goes
-// to an owner rank chosen by the key, the owner groups its keys with their
+// to an owner rank chosen by the key, the owner sorts its keys with their
 // pair_ids, and tells each pair's home rank the first pair (by pair_id) with
 // the same key and how many have it. Every rank holds about 1/P of the keys,
 // and the answer does not depend on the number of ranks.
