@@ -107,6 +107,21 @@ assert c_exact < c_tokens <= c_letters, (c_exact, c_tokens, c_letters)  # the up
 print(f"ok: exact grouping checked independently ({n_dup} duplicates, {n_ref} in the reference; tokens {c_tokens}, letters {c_letters})")
 PY
 
+# A parallel corpus in two files groups as the same pairs in one TSV.
+grep -P '\t' tw.tsv | cut -f1,2 >good.tsv
+cut -f1 good.tsv >good.src
+cut -f2 good.tsv >good.tgt
+"$TDCONE" score --input good.tsv --dedup tokens --output good-tsv.h5 >/dev/null 2>&1 || fail "score good.tsv"
+run_mpi 2 score --src-file good.src --tgt-file good.tgt --dedup tokens --output good-files.h5 >/dev/null 2>&1 || fail "score files"
+"$PY" - good-tsv.h5 good-files.h5 <<'PY' || fail "--src-file/--tgt-file groups differ from the TSV's"
+import sys, h5py
+a, b = (h5py.File(name, "r") for name in sys.argv[1:])
+for column in ("flags", "dup_of", "src_group", "src_group_size"):
+    assert (a["pairs"][column][()] == b["pairs"][column][()]).all(), column
+assert a["corpus"].attrs["n_duplicates"] == b["corpus"].attrs["n_duplicates"] > 0
+PY
+echo "ok: --src-file/--tgt-file group as the TSV"
+
 # export --where on the new columns and bits.
 "$TDCONE" export "$WORK/tiny-letters-1.h5" --where 'flags.duplicate==0' --output - | cut -f1 | tail -n +2 | tr '\n' ' ' >kept.txt
 [ "$(cat kept.txt)" = "0 5 6 8 " ] || fail "--where flags.duplicate==0 kept $(cat kept.txt)"
