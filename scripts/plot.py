@@ -33,8 +33,9 @@ group present: balance, labels, selection, sweep, shards, then pairs):
   duplicates (score --dedup; only when asked: --kind duplicates) the sizes of
              the source groups (src_group_size: how many pairs share one
              input side, each group counted once) and of the groups of
-             copies of a pair (dup_of), on logarithmic axes; the duplicates,
-             the largest source group and the --dedup key in the title
+             copies of a pair (dup_of), counts on a logarithmic axis (sizes
+             too when they span more than 60); the duplicates, the largest
+             source group and the --dedup key in the titles
 
 A score run with --shards holds pairs and shards: auto draws the shards,
 --kind pairs the histogram. The old form `plot.py RESULT.h5 FILE.png` works too.
@@ -174,21 +175,20 @@ def plot_pairs(f, fig, args):
 
 
 def group_size_histogram(ax, sizes, what, color, legend):
-    """Groups by their size: a bar per size up to 20, else bins of whole sizes on a logarithmic axis."""
-    top = int(sizes.max())
-    if top <= 20:
-        edges = np.arange(1, top + 2) - 0.5
-        ax.set_xticks(range(1, top + 1))
+    """Groups by their size: a bar per size when there are up to 60 sizes from the smallest to the largest, else
+    bins of whole sizes on a logarithmic axis."""
+    low, top = int(sizes.min()), int(sizes.max())
+    if top - low < 60:
+        edges = np.arange(low, top + 2) - 0.5
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
     else:
-        edges = np.unique(np.round(np.geomspace(1, top + 1, 40)).astype(int))
+        edges = np.unique(np.round(np.geomspace(low, top + 1, 40)).astype(int))
         ax.set_xscale("log")
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:,.0f}"))
-    ax.hist(sizes, bins=edges, color=color, alpha=0.8, label=f"{len(sizes):,} {legend}")
+    ax.hist(sizes, bins=edges, color=color, alpha=0.8, label=f"{len(sizes):,} {legend}; the largest: {top:,}")
     ax.set_yscale("log")
     ax.set_ylabel(f"{what} (log scale)")
-    ax.annotate(f"largest: {top:,}", (top, 1), xytext=(0, 14), textcoords="offset points", ha="right", fontsize=8,
-                arrowprops={"arrowstyle": "-", "color": "gray"})
-    ax.legend(fontsize=8, loc="upper right")
+    ax.legend(fontsize=8, loc="best")
 
 
 def plot_duplicates(f, fig, args):
