@@ -36,9 +36,15 @@ group present: balance, labels, selection, sweep, shards, then pairs):
   diversity  histograms of the pairs' BLEU against their input and of their
              length ratio (/pairs bleu, len_ratio; NaN and inf left out and
              counted), the corpus BLEU and the median ratio marked
+  duplicates (score --dedup; only when asked: --kind duplicates) the sizes of
+             the source groups (src_group_size: how many pairs share one
+             input side, each group counted once) and of the groups of
+             copies of a pair (dup_of), counts on a logarithmic axis (sizes
+             too when they span more than 60); the duplicates, the largest
+             source group and the --dedup key in the titles
 
 A score run with --shards holds pairs and shards: auto draws the shards,
---kind pairs the histogram. auto never picks diversity: ask for it. The old form `plot.py RESULT.h5 FILE.png` works too.
+--kind pairs the histogram. auto never picks diversity or duplicates: ask for them. The old form `plot.py RESULT.h5 FILE.png` works too.
 
 Uses Debian's python3-matplotlib, python3-h5py and python3-numpy
 (scripts/install-deps.sh); run by a python3 without them, it starts again
@@ -58,18 +64,21 @@ _tdcone_py.setup("plot", ("h5py", "numpy", "matplotlib"), program=__name__ == "_
 import h5py  # noqa: E402
 import matplotlib  # noqa: E402
 import matplotlib.patches  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 import matplotlib.transforms  # noqa: E402
 import numpy as np  # noqa: E402
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-KINDS = ("balance", "labels", "selection", "sweep", "lengths", "shards", "pairs", "diversity")  # most specific first
+KINDS = ("balance", "labels", "selection", "sweep", "lengths", "shards", "pairs", "diversity", "duplicates")
+# (most specific first; diversity and duplicates after pairs: a score file still draws its pair histogram unless asked)
 # The group and dataset that make each kind drawable (a score --by-label file also has /pairs).
 TABLES = {"balance": ("combinations", _tdcone_py.column("combinations", "combination")),
           "labels": ("labels", _tdcone_py.column("labels", "tdcone")),
           "selection": ("selection", _tdcone_py.column("selection", "cross_entropy")),
-          "diversity": ("pairs", _tdcone_py.column("pairs", "bleu"))}
+          "diversity": ("pairs", _tdcone_py.column("pairs", "bleu")),
+          "duplicates": ("pairs", _tdcone_py.column("pairs", "src_group_size"))}
 BAD_LINE, JUNK, IN_SEED = (_tdcone_py.FLAGS[name] for name in ("bad_line", "junk", "in_seed"))
 
 
@@ -247,6 +256,50 @@ def plot_lengths(f, fig, args):
         ax.set_xticklabels(names)
         ax.set_xlabel("input tokens (--length-buckets)")
         legend_outside(ax)
+
+
+def group_size_histogram(ax, sizes, what, color, legend):
+    """Groups by their size: a bar per size when there are up to 60 sizes from the smallest to the largest, else
+    bins of whole sizes on a logarithmic axis."""
+    low, top = int(sizes.min()), int(sizes.max())
+    if top - low < 60:
+        edges = np.arange(low, top + 2) - 0.5
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+    else:
+        edges = np.unique(np.round(np.geomspace(low, top + 1, 40)).astype(int))
+        ax.set_xscale("log")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:,.0f}"))
+    ax.hist(sizes, bins=edges, color=color, alpha=0.8, label=f"{len(sizes):,} {legend}; the largest: {top:,}")
+    ax.set_yscale("log")
+    ax.set_ylabel(f"{what} (log scale)")
+    ax.legend(fontsize=8, loc="best")
+
+
+def plot_duplicates(f, fig, args):
+    pairs = f["pairs"]
+    pair_id = pairs["pair_id"][()]
+    good = (pairs["flags"][()] & BAD_LINE) == 0
+    group, size, dup_of = pairs["src_group"][()], pairs["src_group_size"][()], pairs["dup_of"][()]
+    if not good.any():
+        sys.exit(f"plot: {args.hdf5}: every line is a bad line: no groups")
+    mode = run_config(f).get("dedup", "?")
+    firsts = good & (group == pair_id)  # a source group counted once, at its first pair
+    ax = fig.add_subplot(1, 2, 1)
+    group_size_histogram(ax, size[firsts], "source groups", "tab:blue", "source groups (distinct input sides)")
+    ax.set_xlabel("pairs with the same input side (src_group_size)")
+    largest = int(np.flatnonzero(firsts)[np.argmax(size[firsts])])
+    ax.set_title(f"One input side, n candidates: largest {int(size[largest]):,} (src_group {int(pair_id[largest])})",
+                 fontsize=10)
+    copies = np.unique(dup_of[good], return_counts=True)[1]
+    ax = fig.add_subplot(1, 2, 2)
+    n_duplicates = int(f["corpus"].attrs.get("n_duplicates", (copies - 1).sum()))
+    if (copies > 1).any():
+        group_size_histogram(ax, copies[copies > 1], "pairs with copies", "tab:orange", "pairs with copies")
+    else:
+        ax.text(0.5, 0.5, f"no pair has a copy ({len(copies):,} distinct pairs)", ha="center", va="center",
+                transform=ax.transAxes)
+    ax.set_title(f"Copies of a pair (--dedup {mode}): {n_duplicates:,} later copies flagged duplicate", fontsize=10)
+    ax.set_xlabel("copies of one pair, the first included (pairs with the same dup_of)")
 
 
 def plot_selection(f, fig, args):
@@ -511,9 +564,9 @@ def plot_balance(f, fig, args):
 
 PLOTS = {"balance": plot_balance, "labels": plot_labels, "pairs": plot_pairs, "selection": plot_selection,
          "diversity": plot_diversity, "lengths": plot_lengths,
-         "sweep": plot_sweep, "shards": plot_shards}
+         "sweep": plot_sweep, "shards": plot_shards, "duplicates": plot_duplicates}
 SIZES = {"balance": (10, 5), "labels": (11, 6), "pairs": (10, 5), "selection": (10, 5), "sweep": (10, 8),
-         "shards": (11, 6), "diversity": (13, 5), "lengths": (11, 7)}
+         "shards": (11, 6), "diversity": (13, 5), "lengths": (11, 7), "duplicates": (12, 5)}
 
 
 def arguments(argv=None):
@@ -555,7 +608,8 @@ def figure(args):
                          f"nor /labels or /combinations (it has: {', '.join(f.keys()) or 'no groups'})")
             kind = found[0] if args.kind == "auto" else args.kind
             if kind not in found:
-                sys.exit(f"plot: {args.hdf5} has no /{kind} to plot (it has: {', '.join(found)})")
+                table = "duplicate columns (score --dedup)" if kind == "duplicates" else f"/{kind}"
+                sys.exit(f"plot: {args.hdf5} has no {table} to plot (it has: {', '.join(found)})")
             _tdcone_py.check_result(f, args.hdf5, "plot", TABLES.get(kind, (kind,))[0])
         except ValueError as error:
             sys.exit(str(error))

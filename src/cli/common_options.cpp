@@ -103,6 +103,20 @@ void add_reference_options(OptionSet& o, pipeline::ReferenceConfig& c) {
   o.add("rel-lambda", c.rel_lambda, "Smoothing λ of Q in TD-CONE_REL", real_number(0, 1));
 }
 
+void add_dedup_option(OptionSet& o, std::string& mode) {
+  o.add("dedup", mode,
+        "Find exact duplicates by a key of both sides: exact (their bytes), tokens (their tokens, as scored) or letters "
+        "(their letters only, case-folded). Later copies are flagged 32 (still scored) with /pairs dup_of, the first "
+        "copy's pair_id; src_group and src_group_size group the pairs by input side (the same key of it); with "
+        "--reference, pairs whose key is a reference pair's are flagged 64. none: no duplicate columns",
+        one_of({"none", "exact", "tokens", "letters"}));
+}
+
+text::DedupMode dedup_mode(const std::string& mode) {
+  return from_name<text::DedupMode>(mode, {{"none", text::DedupMode::none}, {"exact", text::DedupMode::exact},
+                                           {"tokens", text::DedupMode::tokens}, {"letters", text::DedupMode::letters}});
+}
+
 void add_label_options(OptionSet& o, pipeline::LabelConfig& c) {
   o.add("label-cols", c.cols, "TSV: 1-based columns of labels, e.g. 5,6 (a style bucket, a classifier's class, a source). "
         "A line whose label is missing, empty or not a number under --label-buckets is flagged 16: it is scored, "

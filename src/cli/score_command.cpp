@@ -48,6 +48,7 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
   score.corpus.add_to(o, c.corpus, "required");
   score.engine.add_to(o, c.engine);
   add_reference_options(o, c.reference);
+  add_dedup_option(o, score.dedup);
   o.add("shards", c.shards, "Also score K shards of the corpus (/shards; 0 = none; at most one a usable line)",
         whole_number(0, kAnyCount));
   o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K (/shards then has a column file: the "
@@ -74,10 +75,12 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   options.corpus.resolve(config.corpus);
   options.engine.resolve(config.engine);
   options.output.resolve(config.output);
+  config.corpus.dedup = dedup_mode(options.dedup);
   config.shard_by = from_name<entropy::ShardBy>(
       options.shard_by, {{"hash", entropy::ShardBy::hash}, {"file", entropy::ShardBy::file}, {"block", entropy::ShardBy::block}});
   const pipeline::ScoreRun run = pipeline::run_score_job(comm, config, config_toml);
   print_summary(comm, "score", config.output.output, run.counts, run.scores, run.with_reference, clock.seconds());
+  if (comm.rank() == 0 && run.duplicates) print_duplicates(*run.duplicates);
   if (comm.rank() == 0 && run.shards > 0) print_shards(run.scores, run.shards, run.with_reference, run.shard_files);
   if (comm.rank() == 0 && run.by_label)
     print_label_table(run.labels.names, run.scores.subsets, run.first_label, run.with_reference);

@@ -41,6 +41,12 @@ void print_summary(const boost::mpi::communicator& comm, const std::string& comm
               scores.memory_rule.empty() ? "" : ": ", scores.memory_rule.c_str());
 }
 
+void print_duplicates(const pipeline::DuplicateCounts& counts) {
+  std::printf("  duplicates   %llu (flagged 32, dup_of: the first copy)\n", (unsigned long long)counts.duplicates);
+  if (counts.with_reference)
+    std::printf("  in reference %llu (flagged 64: the key of a reference pair)\n", (unsigned long long)counts.in_reference);
+}
+
 void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
                        std::size_t first, bool with_reference) {
   const int width = name_width(names, "label");

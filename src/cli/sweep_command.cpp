@@ -14,6 +14,7 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
   sweep.corpus.add_to(o, c.corpus, "columns");  // a sweep needs a score column: no two-file corpus
   sweep.engine.add_to(o, c.engine);
   add_reference_options(o, c.reference);
+  add_dedup_option(o, sweep.dedup);
   o.add("thresholds", c.thresholds, "Score thresholds t (1-64): subset S_t = pairs with score >= t",
         real_number(-kInfinity, kInfinity))
       ->required()->delimiter(',');
@@ -28,8 +29,10 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
   options.corpus.resolve(config.corpus);
   options.engine.resolve(config.engine);
   options.output.resolve(config.output);
+  config.corpus.dedup = dedup_mode(options.dedup);
   const pipeline::SweepRun run = pipeline::run_sweep_job(comm, config, config_toml);
   print_summary(comm, "sweep", config.output.output, run.counts, run.scores, run.with_reference, clock.seconds());
+  if (comm.rank() == 0 && run.duplicates) print_duplicates(*run.duplicates);
   const std::size_t n = config.thresholds.size();
   if (comm.rank() == 0) {
     std::printf("  %-10s %10s %10s %10s%s\n", "threshold", "n_pairs", "n_sampled", "tdcone",

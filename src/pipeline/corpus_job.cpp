@@ -112,6 +112,13 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusConf
     account_lines(comm, *job.reference, reference_files, policy, "the reference, --reference");
   }
   job.read_seconds = clock.seconds();
+  if (read.dedup != text::DedupMode::none) {
+    const Stopwatch dedup_clock;
+    mpi::collective_step(comm, [&] {  // its collectives come before anything that throws
+      job.duplicates = Duplicates::find(comm, job.share, job.reference ? &*job.reference : nullptr);
+    });
+    job.dedup_seconds = dedup_clock.seconds();
+  }
   return job;
 }
 
@@ -144,6 +151,7 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
                    job.side_where[side].c_str(), job.side_option[side].c_str(), (unsigned long long)types[side],
                    (unsigned long long)job.counts.scored, job.side_option[side].c_str());
   entropy::add_subset_diversity(comm, job.share, groups, scores.subsets);
+  if (job.duplicates) scores.phases.insert(scores.phases.begin(), {"dedup", job.dedup_seconds});
   scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
   scores.memory_budget = config.memory_bytes;
   if (engine.memory.empty()) scores.memory_rule = machine.rule;

@@ -90,6 +90,7 @@ text::ReadOptions CorpusConfig::read_options() const {
   r.tokenizer.lowercase = lowercase;
   r.reverse = reverse;
   r.max_line_bytes = max_line_bytes;
+  r.dedup = dedup;
   return r;
 }
 

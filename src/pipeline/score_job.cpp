@@ -38,6 +38,7 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
                              " usable lines of the corpus (at most one shard a line)"), 2);
   ScoreRun run;
   run.counts = job.counts;
+  if (job.duplicates) run.duplicates = job.duplicates->counts();
   run.with_reference = job.reference.has_value();
   run.by_label = job.labels.has_value();
   const bool by_file = config.shard_by == entropy::ShardBy::file;
@@ -74,6 +75,7 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     write_run_attributes(comm, file, "score", config_toml, job.recorded_files(), job.share, job.counts);
     write_corpus_group(file, run.scores, run.with_reference);
     write_pairs(comm, file, job.share, config.corpus.read_options().fields, run.scores.pair_tdcone, run.scores.pair_rank);
+    if (job.duplicates) job.duplicates->write(file, job.share);
     if (shards > 0) {
       file.write_column(schema::pairs::shard.path(), std::span<const std::uint32_t>(shard_of_pair),
                         job.share.first_pair_id, job.share.total_lines);

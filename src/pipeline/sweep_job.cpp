@@ -20,6 +20,7 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
   });
   SweepRun run;
   run.counts = job.counts;
+  if (job.duplicates) run.duplicates = job.duplicates->counts();
   run.scores = score_corpus_job(comm, job, config.engine, config.reference, subsets.groups);
   run.with_reference = job.reference.has_value();
   run.subset_size = subsets.subset_size;
@@ -33,6 +34,7 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
     write_run_attributes(comm, file, "sweep", config_toml, job.recorded_files(), job.share, job.counts);
     write_corpus_group(file, run.scores, run.with_reference);
     write_pairs(comm, file, job.share, config.corpus.read_options().fields, run.scores.pair_tdcone, run.scores.pair_rank);
+    if (job.duplicates) job.duplicates->write(file, job.share);
     file.write_column(schema::pairs::sweep_mask.path(), std::span<const std::uint64_t>(subsets.mask_of_pair),
                       job.share.first_pair_id, job.share.total_lines);
     SubsetTable table(comm, file, schema::sweep::group);

@@ -9,6 +9,8 @@ const std::vector<FlagBit>& flag_bits() {
       {not_selected, "not_selected", "ranked after stop_rank, cut by --stop"},
       {in_seed, "in_seed", "already in the seed corpus (not selectable)"},
       {no_label, "no_label", "missing or unusable label"},
+      {duplicate, "duplicate", "a later copy of a pair under --dedup (dup_of: its first occurrence); still scored"},
+      {in_reference, "in_reference", "under --dedup, the pair's key is also a --reference pair's"},
   };
   return bits;
 }

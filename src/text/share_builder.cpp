@@ -79,7 +79,7 @@ template <int kBlocks>
 
 ShareBuilder::ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
     : share_(share), options_(options), vocabulary_(vocabulary), parser_(options.fields),
-      whole_line_(whole_line_spec()), tokenizer_(options.tokenizer), labels_(make_interner(options)),
+      whole_line_(whole_line_spec()), tokenizer_(options.tokenizer), dedup_(options.dedup), labels_(make_interner(options)),
       diversity_(options.diversity ? std::make_unique<DiversityBuilder>(share.diversity) : nullptr) {}
 
 ShareBuilder::~ShareBuilder() = default;
@@ -101,7 +101,7 @@ void ShareBuilder::reserve_rest() {
     (vectors.reserve(static_cast<std::size_t>(static_cast<double>(vectors.size()) * scale)), ...);
   };
   reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.type_start, share_.types, share_.type_counts,
-          share_.src_hash, share_.tgt_hash, share_.label_ids);
+          share_.src_hash, share_.tgt_hash, share_.label_ids, share_.pair_keys, share_.src_keys);
   if (diversity_) share_.diversity.reserve(share_.flags.capacity());
 }
 
@@ -146,6 +146,11 @@ std::string ShareBuilder::add_record(io::Record& record) {
     share_.tgt_hash.push_back(same_text ? share_.src_hash.back() : XXH3_64bits(record.tgt.data(), record.tgt.size()));
   }
   if (diversity_) diversity_->add_pair(share_.tgt_len.back(), same_text);
+  if (options_.dedup != DedupMode::none) {
+    const DedupKey& tgt_key = same_text ? last_src_.key : last_tgt_.key;
+    share_.pair_keys.push_back(DedupKeyMaker::pair_key(last_src_.key, tgt_key));
+    share_.src_keys.push_back(last_src_.key);
+  }
   if (options_.fields.has_score()) share_.scores.push_back(record.score);
   if (options_.fields.has_id()) share_.ids.push_back(record.id);
   if (labels_) add_labels(record);
@@ -176,6 +181,10 @@ std::string ShareBuilder::flag(std::string reason) {
     share_.src_hash.push_back(0);
     share_.tgt_hash.push_back(0);
   }
+  if (options_.dedup != DedupMode::none) {
+    share_.pair_keys.emplace_back();
+    share_.src_keys.emplace_back();
+  }
   return reason;
 }
 
@@ -184,6 +193,7 @@ std::uint32_t ShareBuilder::add_side(std::string_view sentence, LastSentence& la
   last.begin = share_.types.size();
   last.length = add_types(sentence, side);
   last.end = share_.types.size();
+  if (options_.dedup != DedupMode::none) last.key = dedup_.side_key(sentence, tokens_);
   last.text.assign(sentence);
   last.known = true;
   return last.length;

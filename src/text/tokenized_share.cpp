@@ -20,14 +20,16 @@ void TokenizedShare::shrink_to_fit() {
   auto shrink = [](auto&... vectors) {
     ((vectors.capacity() - vectors.size() > vectors.size() / kKeptSpare ? vectors.shrink_to_fit() : void()), ...);
   };
-  shrink(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
+  shrink(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids, pair_keys,
+         src_keys);
   ids.shrink_to_fit();
   diversity.shrink_to_fit();
 }
 
 std::uint64_t TokenizedShare::bytes() const {
   auto held = [](const auto&... vectors) { return ((std::uint64_t{vectors.capacity()} * sizeof(vectors[0])) + ...); };
-  return ids.bytes() + diversity.bytes() + held(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids);
+  return ids.bytes() + diversity.bytes() + held(flags, src_len, tgt_len, scores, type_start, types, type_counts,
+                                                src_hash, tgt_hash, label_ids, pair_keys, src_keys);
 }
 
 void TokenizedShare::release_types_before(std::size_t end) {

@@ -58,6 +58,16 @@ plot diversity lengths.h5 --kind diversity --output diversity.png && is_png dive
 plot diversity score.h5 --kind diversity --log-count --output diversity-log.png && is_png diversity-log.png
 plot pairs lengths.h5 --kind pairs --output lengths-pairs.png && is_png lengths-pairs.png
 echo "ok: lengths (auto), diversity (also --log-count) asked for"
+# Duplicate groups (score --dedup): drawn when asked; auto still draws the pairs and names them.
+{ cat corpus.tsv; head -300 corpus.tsv; head -20 corpus.tsv; } >copies.tsv
+"$TDCONE" score --input copies.tsv --dedup tokens --output dedup.h5 >/dev/null 2>&1 || fail "score --dedup"
+plot duplicates dedup.h5 --kind duplicates --output duplicates.png && is_png duplicates.png
+plot pairs dedup.h5 --output dedup-pairs.png && is_png dedup-pairs.png
+grep -q "also in the file: duplicates" out.txt || fail "auto does not name the duplicates"
+"$TDCONE" score --input corpus.tsv --dedup exact --output unique.h5 >/dev/null 2>&1 || fail "score --dedup exact"
+plot duplicates unique.h5 --kind duplicates --output unique.png && is_png unique.png  # groups of sources, no copies
+expect_failure 1 "score.h5 has no duplicate columns (score --dedup) to plot" -- "$PY" "$PLOT" score.h5 --kind duplicates --output x.png
+echo "ok: duplicate groups"
 
 # The label kinds, from files in the layout of `score --by-label` (/labels) and
 # `tdcone balance` (/combinations, /balance): an empty combination, marginal

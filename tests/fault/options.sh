@@ -104,6 +104,8 @@ cli_refused score on-bad-line "one of skip, fail" ignore
 cli_refused score align "one of uniform, static" dynamic
 cli_refused score shard-by "one of hash, file, block" random
 cli_refused score compression "one of deflate, zstd, none" lz4
+cli_refused score dedup "one of none, exact, tokens, letters" fuzzy minhash 1
+cli_refused sweep dedup "one of none, exact, tokens, letters" Exact
 cli_refused select side "one of src, tgt, both" left
 cli_refused export group "one of pairs, shards, sweep, selection" corpus
 cli_refused export side "one of src, tgt, both" left

@@ -23,6 +23,8 @@ class WhereTest : public ::testing::Test {
     columns_["tdcone"].real_values = {0.5, NAN, 0.25, 1.0};
     columns_["combination"].kind = h5::Column::Kind::text;
     columns_["combination"].text_values = {"(6,6)", "(0,6)", "", "(6,6)|x"};
+    columns_["flags"].kind = h5::Column::Kind::unsigned_integer;
+    columns_["flags"].unsigned_values = {0, 32, 33, 96};  // -, duplicate, duplicate|bad_line, duplicate|in_reference
   }
 
   RowCondition parse(const std::string& text) {
@@ -82,6 +84,23 @@ TEST_F(WhereTest, MixesAreRefused) {
   EXPECT_NE(error("tdcone~1").find("is not COLUMN OP NUMBER"), std::string::npos);
   EXPECT_NE(error("combination=='a' b").find("is not COLUMN OP NUMBER"), std::string::npos);
   EXPECT_NE(error("nope<1").find("no column nope"), std::string::npos);
+}
+
+TEST_F(WhereTest, FlagBitsByName) {
+  EXPECT_EQ(rows("flags.duplicate==0"), (Rows{0}));
+  EXPECT_EQ(rows("flags.duplicate == 1"), (Rows{1, 2, 3}));
+  EXPECT_EQ(rows("flags.in_reference!=0"), (Rows{3}));
+  EXPECT_EQ(rows("flags.bad_line==1"), (Rows{2}));
+  EXPECT_EQ(rows("flags.bad_line!=1"), (Rows{0, 1, 3}));
+}
+
+TEST_F(WhereTest, FlagBitsRefusedClearly) {
+  EXPECT_NE(error("flags.dupe==0").find("no flag bit is named 'dupe' (bad_line, junk, not_selected, in_seed, no_label, "
+                                        "duplicate, in_reference)"), std::string::npos);
+  EXPECT_NE(error("flags.duplicate<1").find("a bit is 0 or 1"), std::string::npos);
+  EXPECT_NE(error("flags.duplicate==32").find("a bit is 0 or 1"), std::string::npos);
+  EXPECT_NE(error("tdcone.duplicate==0").find("only flags has named bits"), std::string::npos);
+  EXPECT_NE(error("flags.==0").find("is not COLUMN OP NUMBER"), std::string::npos);
 }
 
 }  // namespace

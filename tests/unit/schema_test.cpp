@@ -19,12 +19,14 @@ TEST(SchemaTest, FlagBitsKeepTheirValues) {  // SPEC §8: new bits are added, ne
   EXPECT_EQ(not_selected, 4);
   EXPECT_EQ(in_seed, 8);
   EXPECT_EQ(no_label, 16);
+  EXPECT_EQ(duplicate, 32);
+  EXPECT_EQ(in_reference, 64);
   std::uint32_t seen = 0;
   for (const FlagBit& bit : flag_bits()) {
     EXPECT_EQ(seen & bit.bit, 0u) << bit.name;
     seen |= bit.bit;
   }
-  EXPECT_EQ(seen, 31u);
+  EXPECT_EQ(seen, 127u);
 }
 
 TEST(SchemaTest, ColumnPathsJoinGroupAndName) {

@@ -48,6 +48,9 @@ struct OutputModes {
 };
 
 void add_label_options(OptionSet& options, pipeline::LabelConfig& labels);
+/// --dedup (score, sweep), kept as its name in `mode`; dedup_mode() gives the enum.
+void add_dedup_option(OptionSet& options, std::string& mode);
+text::DedupMode dedup_mode(const std::string& mode);
 void add_reference_options(OptionSet& options, pipeline::ReferenceConfig& reference);
 
 /// --side (select, export): "src", "tgt" or "both".

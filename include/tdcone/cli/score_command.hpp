@@ -15,6 +15,7 @@ struct ScoreOptions {
   EngineModes engine;
   OutputModes output;
   std::string shard_by = "hash";
+  std::string dedup = "none";
 };
 
 void add_score_options(OptionSet& options, ScoreOptions& score);

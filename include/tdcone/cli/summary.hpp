@@ -18,6 +18,9 @@ void print_summary(const boost::mpi::communicator& comm, const std::string& comm
                    const pipeline::LineCounts& counts, const pipeline::JobScores& scores, bool with_reference,
                    double seconds);
 
+/// The duplicates (--dedup) and, with a reference, the pairs in it (rank 0).
+void print_duplicates(const pipeline::DuplicateCounts& counts);
+
 /// The /labels table (rank 0).
 void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
                        std::size_t first, bool with_reference);

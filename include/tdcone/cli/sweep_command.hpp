@@ -14,6 +14,7 @@ struct SweepOptions {
   CorpusModes corpus;
   EngineModes engine;
   OutputModes output;
+  std::string dedup = "none";
 };
 
 void add_sweep_options(OptionSet& options, SweepOptions& sweep);

@@ -11,6 +11,7 @@
 
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/label/labels.hpp"
+#include "tdcone/pipeline/duplicates.hpp"
 #include "tdcone/pipeline/job_config.hpp"
 #include "tdcone/pipeline/line_accounting.hpp"
 #include "tdcone/pipeline/score_engine.hpp"
@@ -32,7 +33,8 @@ struct CorpusJob {
   LineCounts counts;
   std::optional<text::TokenizedShare> reference;
   std::optional<label::PairLabels> labels;  // with a LabelConfig
-  double read_seconds = 0;
+  std::optional<Duplicates> duplicates;     // with --dedup
+  double read_seconds = 0, dedup_seconds = 0;
   // Where the input and the output side are read (after --reverse), for
   // messages: "column 3" and "--tgt-col", or "field 'tgt'" and "--tgt-field".
   std::array<std::string, 2> side_where, side_option;
@@ -40,7 +42,8 @@ struct CorpusJob {
 
 /// Checks the output target, resolves and reads the corpus and the reference
 /// (bad lines reported and handled per --on-bad-line), and with `labels` the
-/// corpus's labels (account_labels). Rank 0 warns when both sides are the
+/// corpus's labels (account_labels); with --dedup, its duplicates and source
+/// groups (Duplicates::find). Rank 0 warns when both sides are the
 /// same column, field or file. Collective.
 CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const CorpusConfig& corpus,
                           const ReferenceConfig& reference, const OutputConfig& output,

@@ -1,5 +1,6 @@
 #pragma once
 // `tdcone export --where`: a condition on one column of a result table.
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
@@ -9,20 +10,24 @@
 namespace tdcone::pipeline {
 
 /// COLUMN OP NUMBER on a numeric column (OP: < <= > >= == !=; NaN never
-/// passes), or COLUMN == 'TEXT' / COLUMN != "TEXT" on a text column (the
-/// value in single or double quotes, compared byte for byte).
+/// passes), COLUMN == 'TEXT' / COLUMN != "TEXT" on a text column (the
+/// value in single or double quotes, compared byte for byte), or
+/// flags.BIT == 0|1 / != 0|1 on one bit of a flags column, by its name
+/// (schema/pair_flags.hpp: flags.duplicate==0).
 struct RowCondition {
   const h5::Column* column = nullptr;
   std::string op;
   long double number = 0;           // a numeric column's value
   std::optional<std::string> text;  // a text column's value
+  std::uint64_t bit = 0;            // flags.BIT: the bit, whose value (0 or 1) is compared
   bool holds(std::size_t row) const;
 };
 
 /// Parses `condition`; `column_named(name)` gives the table's column of that
 /// name (or throws). Throws UsageError naming the condition: bad syntax, a
 /// text column with an unquoted value or an order (<, ...), a numeric column
-/// with a quoted value or one that is not a number. `group`: "/pairs", for messages.
+/// with a quoted value or one that is not a number, a bit that no flag has
+/// or a bit compared with anything but == or != 0 or 1. `group`: "/pairs", for messages.
 RowCondition parse_where(const std::string& condition,
                          const std::function<const h5::Column&(const std::string&)>& column_named,
                          const std::string& group);

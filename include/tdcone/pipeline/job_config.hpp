@@ -41,6 +41,7 @@ struct CorpusConfig {
   OnBadLine on_bad_line = OnBadLine::skip;
   std::uint64_t max_line_bytes = 1 << 20;
   double max_bad_fraction = 0.5;
+  text::DedupMode dedup = text::DedupMode::none;  // --dedup: duplicates and source groups (pipeline/duplicates.hpp)
 
   /// The corpus is --src-file/--tgt-file, not --input.
   bool parallel() const { return !src_files.empty() || !tgt_files.empty(); }

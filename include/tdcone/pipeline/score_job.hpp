@@ -4,6 +4,7 @@
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,7 @@ struct ScoreRun {
   LabelSubsets labels;
   std::size_t first_label = 0;  // the subset of /labels row 0
   std::size_t first_length = 0;  // the subset of /lengths row 0 (with length_buckets)
+  std::optional<DuplicateCounts> duplicates;  // with --dedup
 };
 
 /// Reads and scores the corpus, writes the result `config.output` (recording

@@ -3,6 +3,7 @@
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -28,6 +29,7 @@ struct SweepRun {
   bool with_reference = false;
   std::vector<std::uint64_t> subset_size;  // |S_t|
   std::vector<std::uint64_t> sampled;      // pairs scored of S_t
+  std::optional<DuplicateCounts> duplicates;  // with --dedup
 };
 
 /// Reads and scores the corpus and its threshold subsets, writes the result

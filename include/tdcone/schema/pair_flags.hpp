@@ -19,6 +19,11 @@ enum PairFlag : std::uint8_t {
   in_seed = 8,
   /// The line's label is missing or unusable: it belongs to no label combination.
   no_label = 16,
+  /// A later copy of a pair (--dedup): the same key as a pair with a smaller
+  /// pair_id (/pairs dup_of). Still scored: only flagged.
+  duplicate = 32,
+  /// The pair's key (--dedup) is also the key of a reference pair (--reference).
+  in_reference = 64,
 };
 
 /// A flag bit with its name (the enumerator's) and its meaning, for the schema's JSON.

@@ -119,6 +119,11 @@ inline constexpr Attribute bleu{group, "bleu", Type::f64, Presence::always,
                                 "no brevity penalty, no smoothing (0 if any Σm_n is 0; NaN: no output token)"};
 inline constexpr Attribute unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
                                              "Σm_1/Σc_1: output tokens found in their input, clipped (NaN: none)"};
+inline constexpr Attribute n_duplicates{group, "n_duplicates", Type::u64, Presence::optional,
+                                        "pairs flagged duplicate: later copies of a pair (with --dedup)"};
+inline constexpr Attribute n_in_reference{group, "n_in_reference", Type::u64, Presence::optional,
+                                          "pairs flagged in_reference: their key is a reference pair's (with --dedup "
+                                          "and --reference)"};
 }  // namespace corpus
 
 // ---- /pairs: one row per input line, in pair_id order (score, sweep; balance when it scores) ----
@@ -146,6 +151,14 @@ inline constexpr Column len_ratio{group, "len_ratio", Type::f64, Presence::alway
                                   "the longer side's tokens over the shorter's (inf: one side empty; NaN: both)"};
 inline constexpr Column markers{group, "markers", Type::u16, Presence::always,
                                 "marker bits: URL, @mention, #hashtag, question per side, copy (the schema's markers)"};
+inline constexpr Column dup_of{group, "dup_of", Type::u64, Presence::optional,
+                               "pair_id of the first pair with the same --dedup key; its own pair_id for a first "
+                               "occurrence and for a bad line (with --dedup)"};
+inline constexpr Column src_group{group, "src_group", Type::u64, Presence::optional,
+                                  "pair_id of the first pair with the same input side (--dedup key of the side); its "
+                                  "own for a bad line (with --dedup)"};
+inline constexpr Column src_group_size{group, "src_group_size", Type::u64, Presence::optional,
+                                       "pairs with that input side; 0 for a bad line, in no group (with --dedup)"};
 }  // namespace pairs
 
 // ---- /shards: one row per shard (score --shards) ----

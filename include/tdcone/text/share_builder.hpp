@@ -11,6 +11,7 @@
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/io/record.hpp"
 #include "tdcone/text/diversity_builder.hpp"
+#include "tdcone/text/dedup_key.hpp"
 #include "tdcone/text/label_interner.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 #include "tdcone/text/tokenizer.hpp"
@@ -55,6 +56,7 @@ class ShareBuilder {
     std::string text;
     std::size_t begin = 0, end = 0;  // its types (and counts) in the share
     std::uint32_t length = 0;        // tokens
+    DedupKey key;                    // with ReadOptions::dedup
     bool known = false;
   };
 
@@ -71,6 +73,7 @@ class ShareBuilder {
   io::Record src_record_, tgt_record_;
   Tokenizer tokenizer_;
   std::vector<std::string_view> tokens_;
+  DedupKeyMaker dedup_;
   LastSentence last_src_, last_tgt_;
   std::uint64_t expected_bytes_ = 0, added_bytes_ = 0;  // of corpus lines (expect_bytes(), add())
   std::unique_ptr<LabelInterner> labels_;  // with labels only

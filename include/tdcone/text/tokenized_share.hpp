@@ -12,6 +12,7 @@
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
 #include "tdcone/schema/pair_flags.hpp"
+#include "tdcone/text/dedup_key.hpp"
 #include "tdcone/text/label_interner.hpp"
 #include "tdcone/text/lexical_diversity.hpp"
 #include "tdcone/text/tokenizer.hpp"
@@ -28,6 +29,7 @@ struct ReadOptions {
   io::LabelSpec labels;      // names and buckets of fields.label_cols / label_fields
   LabelInternerFactory label_interner;  // interns the labels' values: needed when fields have labels
   std::uint64_t max_line_bytes = 1 << 20;
+  DedupMode dedup = DedupMode::none;  // with a mode, also the keys of each pair and its input side
 };
 
 /// A line flagged under --on-bad-line skip, located for the user.
@@ -63,6 +65,9 @@ struct TokenizedShare {
   std::vector<std::uint64_t> src_hash, tgt_hash;
   // With ReadOptions::diversity: each pair's n-gram matches and marker bits.
   PairDiversity diversity;
+  // With ReadOptions::dedup: the key of each pair and of its input side (a
+  // bad line's are {}, in no group); dropped once grouped (mpi/key_groups.hpp).
+  std::vector<DedupKey> pair_keys, src_keys;
   // (first local pair, input file index) of every segment read, in order.
   std::vector<std::pair<std::size_t, std::size_t>> file_starts;
   // Per input file, over all ranks: its lines and io::LineFingerprint (the
