@@ -79,7 +79,8 @@ template <int kBlocks>
 
 ShareBuilder::ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vocabulary& vocabulary)
     : share_(share), options_(options), vocabulary_(vocabulary), parser_(options.fields),
-      whole_line_(whole_line_spec()), tokenizer_(options.tokenizer), dedup_(options.dedup), labels_(make_interner(options)),
+      whole_line_(whole_line_spec()), tokenizer_(options.tokenizer), dedup_(options.dedup),
+      labels_(make_interner(options)),
       diversity_(options.diversity ? std::make_unique<DiversityBuilder>(share.diversity) : nullptr) {}
 
 ShareBuilder::~ShareBuilder() = default;
