@@ -55,7 +55,7 @@ PY
 # TSV with the text: same rows, a header, src/tgt/raw columns.
 "$TDCONE" export r.h5 --text --output r.tsv || fail "export --text"
 [ "$(wc -l < r.tsv)" -eq $((lines + 1)) ] || fail "TSV --text: $(wc -l < r.tsv) lines for $lines"
-head -1 r.tsv | grep -q $'^pair_id\ttdcone\trank\tflags\tsrc_len\ttgt_len\tscore\tid\tsrc\ttgt\traw$' || fail "TSV header: $(head -1 r.tsv)"
+head -1 r.tsv | grep -q $'^pair_id\ttdcone\trank\tflags\tsrc_len\ttgt_len\tscore\tid\tbleu\tunigram_precision\tlen_ratio\tmarkers\tsrc\ttgt\traw$' || fail "TSV header: $(head -1 r.tsv)"
 sed -n 3002p r.tsv | grep -q $'\t\t\tcaf\xef\xbf\xbd au lait coffee 0.5 bad-1$' || fail "TSV bad line: $(sed -n 3002p r.tsv)"
 echo "ok: TSV with src, tgt and raw"
 

@@ -27,7 +27,8 @@ import sys, h5py
 result, corpus, work = sys.argv[1:]
 with h5py.File(result, "r") as f:
     t = f["labels"]
-    assert list(t.keys()) == ["label", "n_pairs", "tdcone", "cond_entropy", "kl_pq", "kl_pu", "tdcone_rel"], list(t.keys())
+    assert list(t.keys()) == ["label", "n_pairs", "tdcone", "cond_entropy", "kl_pq", "kl_pu", "tdcone_rel", "bleu",
+                                "unigram_precision"], list(t.keys())
     rows = list(zip(t["label"].asstr()[()], t["n_pairs"][()], t["tdcone"][()], t["cond_entropy"][()]))
     assert [r[0] for r in rows] == ["low|aroused", "low|calm", "mid|aroused", "mid|calm", "high|aroused", "high|calm",
                                     "low|*", "mid|*", "high|*", "*|aroused", "*|calm"], [r[0] for r in rows]

@@ -15,7 +15,8 @@ check_ranks shards score --input "$WORK/corpus.tsv.zst" --score-col 3 --referenc
 import sys, h5py, numpy as np
 with h5py.File(sys.argv[1], "r") as f:
     s = f["sweep"]
-    assert list(s.keys()) == ["threshold", "n_pairs", "n_sampled", "tdcone", "kl_pq", "kl_pu", "tdcone_rel"], list(s.keys())
+    assert list(s.keys()) == ["threshold", "n_pairs", "n_sampled", "tdcone", "kl_pq", "kl_pu", "tdcone_rel", "bleu",
+                                "unigram_precision"], list(s.keys())
     assert list(s["threshold"][()]) == [0.4, 0.5, 0.6, 0.7, 0.75, 0.8]
     n, sampled = s["n_pairs"][()].astype(np.int64), s["n_sampled"][()].astype(np.int64)
     assert (np.diff(n) <= 0).all() and (sampled == np.minimum(n, 2000)).all(), (n, sampled)
@@ -24,7 +25,8 @@ with h5py.File(sys.argv[1], "r") as f:
     assert "tdcone_rel" in f["corpus"].attrs and (s["tdcone_rel"][()] > 0).all()
 with h5py.File(sys.argv[2], "r") as f:
     s = f["shards"]
-    assert list(s.keys()) == ["shard", "n_pairs", "tdcone", "kl_pq", "kl_pu", "tdcone_rel"], list(s.keys())
+    assert list(s.keys()) == ["shard", "n_pairs", "tdcone", "kl_pq", "kl_pu", "tdcone_rel", "bleu",
+                                "unigram_precision"], list(s.keys())
     assert s["n_pairs"][()].sum() == f.attrs["n_scored"]
     shard = f["pairs/shard"][()]
     scored = (f["pairs/flags"][()] & 1) == 0
@@ -59,7 +61,8 @@ work = os.path.normpath(sys.argv[1])
 parts = [f"{work}/part.0{k}" for k in range(3)]
 with h5py.File(f"{work}/shards-file-3.h5", "r") as f:
     s = f["shards"]
-    assert list(s.keys()) == ["shard", "file", "n_pairs", "tdcone", "kl_pq", "kl_pu", "tdcone_rel"], list(s.keys())
+    assert list(s.keys()) == ["shard", "file", "n_pairs", "tdcone", "kl_pq", "kl_pu", "tdcone_rel", "bleu",
+                                "unigram_precision"], list(s.keys())
     assert list(s["file"].asstr()[()]) == parts == list(f["inputs/path"].asstr()[()]), list(s["file"].asstr()[()])
 with h5py.File(f"{work}/two.h5", "r") as f:
     assert list(f["shards/file"].asstr()[()]) == [f"{parts[0]}, {parts[2]}", parts[1]]

@@ -98,7 +98,7 @@ print("ok: text=True joins by pair_id (stand-in export, rows reversed)")
 PY
 
 "$PY" "$HERE/../../scripts/tdcone_frame.py" score.h5 --group shards >out.txt || fail "the command"
-grep -q "^score.h5 /shards: 2 rows x 3 columns" out.txt || fail "the command's summary: $(cat out.txt)"
+grep -q "^score.h5 /shards: 2 rows x 5 columns" out.txt || fail "the command's summary: $(cat out.txt)"
 "$PY" "$HERE/../../scripts/tdcone_frame.py" select.h5 --group selection --csv sel.csv || fail "--csv"
 [ "$(wc -l <sel.csv)" -eq "$(( $(wc -l <corpus.tsv) + 1 ))" ] || fail "--csv rows"
 head -1 sel.csv | grep -q "^pair_id,rank,delta_h" || fail "--csv header"
