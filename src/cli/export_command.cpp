@@ -32,7 +32,8 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
         whole_number(0, std::numeric_limits<std::uint64_t>::max()));
   o.add("where", c.where, "Keep the rows where COLUMN OP NUMBER holds, e.g. 'tdcone<0.5', 'flags==0' (OP: < <= > >= "
         "== !=; NaN never passes), or, on a text column, COLUMN==TEXT or COLUMN!=TEXT with the text in single or "
-        "double quotes, e.g. \"combination=='(6,6)'\"; repeat for several conditions, all of which must hold")
+        "double quotes, e.g. \"combination=='(6,6)'\", or one bit of flags or markers by its name, ==0 or ==1, e.g. "
+        "'flags.duplicate==0', 'markers.tgt_url==0'; repeat for several conditions, all of which must hold")
       ->allow_extra_args(false);  // one condition an occurrence: `--where X RESULT.h5` keeps the file
   o.add_action_flag("selected", c.selected,
                     "With --group selection: only the selected lines, those ranked up to stop_rank (not junk, not "

@@ -131,7 +131,7 @@ echo "ok: --src-file/--tgt-file group as the TSV"
 "$TDCONE" export "$WORK/tiny-letters-1.h5" --where 'dup_of==0' --where 'flags.duplicate!=0' --output - | cut -f1 |
   tail -n +2 | tr '\n' ' ' >kept.txt
 [ "$(cat kept.txt)" = "1 2 3 4 7 9 " ] || fail "--where dup_of==0 kept $(cat kept.txt)"
-expect_failure 2 "no flag bit is named 'dup'" -- "$TDCONE" export "$WORK/tiny-letters-1.h5" --where 'flags.dup==0' --output -
+expect_failure 2 "no flags bit is named 'dup'" -- "$TDCONE" export "$WORK/tiny-letters-1.h5" --where 'flags.dup==0' --output -
 expect_failure 2 "a bit is 0 or 1" -- "$TDCONE" export "$WORK/tiny-letters-1.h5" --where 'flags.duplicate>=32' --output -
 echo "ok: export --where on dup_of, src_group_size and flags bits"
 

@@ -25,6 +25,8 @@ class WhereTest : public ::testing::Test {
     columns_["combination"].text_values = {"(6,6)", "(0,6)", "", "(6,6)|x"};
     columns_["flags"].kind = h5::Column::Kind::unsigned_integer;
     columns_["flags"].unsigned_values = {0, 32, 33, 96};  // -, duplicate, duplicate|bad_line, duplicate|in_reference
+    columns_["markers"].kind = h5::Column::Kind::unsigned_integer;
+    columns_["markers"].unsigned_values = {0, 16, 256 | 17, 8};  // -, tgt_url, copy|src_url|tgt_url, src_question
   }
 
   RowCondition parse(const std::string& text) {
@@ -94,12 +96,20 @@ TEST_F(WhereTest, FlagBitsByName) {
   EXPECT_EQ(rows("flags.bad_line!=1"), (Rows{0, 1, 3}));
 }
 
+TEST_F(WhereTest, MarkerBitsByName) {
+  EXPECT_EQ(rows("markers.tgt_url==0"), (Rows{0, 3}));
+  EXPECT_EQ(rows("markers.src_url==1"), (Rows{2}));
+  EXPECT_EQ(rows("markers.copy!=0"), (Rows{2}));
+  EXPECT_EQ(rows("markers.src_question==1"), (Rows{3}));
+  EXPECT_NE(error("markers.duplicate==0").find("no markers bit is named 'duplicate' (src_url, "), std::string::npos);
+}
+
 TEST_F(WhereTest, FlagBitsRefusedClearly) {
-  EXPECT_NE(error("flags.dupe==0").find("no flag bit is named 'dupe' (bad_line, junk, not_selected, in_seed, no_label, "
+  EXPECT_NE(error("flags.dupe==0").find("no flags bit is named 'dupe' (bad_line, junk, not_selected, in_seed, no_label, "
                                         "duplicate, in_reference)"), std::string::npos);
   EXPECT_NE(error("flags.duplicate<1").find("a bit is 0 or 1"), std::string::npos);
   EXPECT_NE(error("flags.duplicate==32").find("a bit is 0 or 1"), std::string::npos);
-  EXPECT_NE(error("tdcone.duplicate==0").find("only flags has named bits"), std::string::npos);
+  EXPECT_NE(error("tdcone.duplicate==0").find("only flags and markers have named bits"), std::string::npos);
   EXPECT_NE(error("flags.==0").find("is not COLUMN OP NUMBER"), std::string::npos);
 }
 

@@ -12,14 +12,15 @@ namespace tdcone::pipeline {
 /// COLUMN OP NUMBER on a numeric column (OP: < <= > >= == !=; NaN never
 /// passes), COLUMN == 'TEXT' / COLUMN != "TEXT" on a text column (the
 /// value in single or double quotes, compared byte for byte), or
-/// flags.BIT == 0|1 / != 0|1 on one bit of a flags column, by its name
-/// (schema/pair_flags.hpp: flags.duplicate==0).
+/// flags.BIT or markers.BIT == 0|1 / != 0|1 on one bit of a flags or markers
+/// column, by its name (schema/pair_flags.hpp, schema/pair_markers.hpp:
+/// flags.duplicate==0, markers.tgt_url==0).
 struct RowCondition {
   const h5::Column* column = nullptr;
   std::string op;
   long double number = 0;           // a numeric column's value
   std::optional<std::string> text;  // a text column's value
-  std::uint64_t bit = 0;            // flags.BIT: the bit, whose value (0 or 1) is compared
+  std::uint64_t bit = 0;            // COLUMN.BIT: the bit, whose value (0 or 1) is compared
   bool holds(std::size_t row) const;
 };
 
