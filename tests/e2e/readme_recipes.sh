@@ -69,4 +69,35 @@ assert dict(after) == {k: v for k, v in want.items() if v}, (after, want)
 common = {n for k, n in want.items() if not under[k]}
 assert len(common) == 1 and all(after[k] == before[k] for k in want if under[k]), (want, under)
 PY
+# 5. The curated lines: exactly the lines the rules keep, read again from the text where they can be.
+"$PY" - corpus.tsv curated.h5 curated.tsv <<'PY' || fail "recipe 5: curated.tsv"
+import re, sys
+import h5py
+lines = open(sys.argv[1], "rb").read().split(b"\n")[:-1]
+with h5py.File(sys.argv[2], "r") as f:
+    p = {k: f["pairs"][k][()] for k in ("flags", "markers", "score", "src_len", "tgt_len")}
+keep = [i for i in range(len(lines))
+        if p["markers"][i] == 0 and not p["flags"][i] & 32 and p["score"][i] > 0.7
+        and 5 <= p["src_len"][i] <= 25 and 5 <= p["tgt_len"][i] <= 25]
+curated = open(sys.argv[3], "rb").read().split(b"\n")[:-1]
+assert 0 < len(curated) == len(keep) < len(lines), (len(curated), len(keep))
+assert curated == [lines[i] for i in keep]
+marker = re.compile(r"(^|[^\w])(https?://|www\.|[@#]\w)", re.I)
+for line in curated:
+    src, tgt, score = line.decode().split("\t")[:3]
+    assert float(score) > 0.7, line
+    for side in (src, tgt):
+        assert not side.rstrip().endswith("?") and not marker.search(side), line
+assert len(set(tuple(l.split(b"\t")[:2]) for l in curated)) == len(curated)  # no exact repeat
+PY
+# 6. The length table: every scored pair in one bucket, the buckets as asked.
+"$PY" - lengths.h5 lengths.tsv <<'PY' || fail "recipe 6: lengths.tsv"
+import sys
+import h5py
+rows = [l.rstrip("\n").split("\t") for l in open(sys.argv[2], encoding="utf-8")]
+assert rows[0][:5] == ["max_src_len", "n_pairs", "tdcone", "bleu", "unigram_precision"], rows[0]
+assert [r[0] for r in rows[1:]] == ["5", "10", "20", "40", str(2**64 - 1)], rows
+with h5py.File(sys.argv[1], "r") as f:
+    assert sum(int(r[1]) for r in rows[1:]) == int(f.attrs["n_scored"])
+PY
 echo "ok: the README recipes run and give what they say"
