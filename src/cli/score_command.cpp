@@ -27,12 +27,12 @@ void print_shards(const pipeline::JobScores& scores, std::size_t shards, bool wi
   const int width = files.empty() ? -1 : name_width(files, "file");  // -1: no file column
   std::printf("  %-6s ", "shard");
   if (width >= 0) std::printf("%-*s ", width, "file");
-  std::printf("%10s %10s%s\n", "n_pairs", "tdcone", with_reference ? "  tdcone_rel" : "");
+  std::printf("%10s %10s %10s%s\n", "n_pairs", "tdcone", "bleu", with_reference ? "  tdcone_rel" : "");
   for (std::size_t k = 1; k <= shards; ++k) {
     const auto& s = scores.subsets[k];
     std::printf("  %-6zu ", k - 1);
     if (width >= 0) std::printf("%-*s ", width, files[k - 1].c_str());
-    std::printf("%10llu %10.7f", (unsigned long long)s.n_pairs, s.tdcone);
+    std::printf("%10llu %10.7f %10.7f", (unsigned long long)s.n_pairs, s.tdcone, s.diversity.bleu());
     if (with_reference) std::printf("  %10.7f%s", s.tdcone_rel, k == best ? "  <- lowest TD-CONE_REL" : "");
     std::printf("\n");
   }

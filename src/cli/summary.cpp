@@ -50,11 +50,12 @@ void print_duplicates(const pipeline::DuplicateCounts& counts) {
 void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
                        std::size_t first, bool with_reference) {
   const int width = name_width(names, "label");
-  std::printf("  %-*s %10s %10s %10s%s\n", width, "label", "n_pairs", "tdcone", "H(Y|X)", with_reference ? "  tdcone_rel" : "");
+  std::printf("  %-*s %10s %10s %10s %10s%s\n", width, "label", "n_pairs", "tdcone", "H(Y|X)", "bleu",
+              with_reference ? "  tdcone_rel" : "");
   for (std::size_t j = 0; j < names.size(); ++j) {
     const entropy::SubsetScore& s = subsets[first + j];
-    std::printf("  %-*s %10llu %10.7f %10.7f", width, names[j].c_str(), (unsigned long long)s.n_pairs, s.tdcone,
-                s.cond_entropy);
+    std::printf("  %-*s %10llu %10.7f %10.7f %10.7f", width, names[j].c_str(), (unsigned long long)s.n_pairs, s.tdcone,
+                s.cond_entropy, s.diversity.bleu());
     if (with_reference) std::printf("  %10.7f", s.tdcone_rel);
     std::printf("\n");
   }

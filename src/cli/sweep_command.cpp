@@ -35,12 +35,13 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
   if (comm.rank() == 0 && run.duplicates) print_duplicates(*run.duplicates);
   const std::size_t n = config.thresholds.size();
   if (comm.rank() == 0) {
-    std::printf("  %-10s %10s %10s %10s%s\n", "threshold", "n_pairs", "n_sampled", "tdcone",
+    std::printf("  %-10s %10s %10s %10s %10s%s\n", "threshold", "n_pairs", "n_sampled", "tdcone", "bleu",
                 run.with_reference ? "  tdcone_rel" : "");
     for (std::size_t t = 0; t < n; ++t) {
-      std::printf("  %-10g %10llu %10llu %10.7f", config.thresholds[t], (unsigned long long)run.subset_size[t],
-                  (unsigned long long)run.sampled[t], run.scores.subsets[1 + t].tdcone);
-      if (run.with_reference) std::printf("  %10.7f", run.scores.subsets[1 + t].tdcone_rel);
+      const entropy::SubsetScore& s = run.scores.subsets[1 + t];
+      std::printf("  %-10g %10llu %10llu %10.7f %10.7f", config.thresholds[t], (unsigned long long)run.subset_size[t],
+                  (unsigned long long)run.sampled[t], s.tdcone, s.diversity.bleu());
+      if (run.with_reference) std::printf("  %10.7f", s.tdcone_rel);
       std::printf("\n");
     }
     std::size_t empty = 0;
