@@ -24,7 +24,8 @@ group present: balance, labels, selection, sweep, shards, then pairs):
              selected (/selection), H_0 and stop_rank marked (with --stop:
              the lines kept)
   sweep      TD-CONE, TD-CONE_REL (with --reference) and the subset sizes
-             against the score threshold (/sweep); the best threshold marked:
+             against the threshold (/sweep: of the score, or of --sweep-by);
+             the best threshold marked:
              the lowest TD-CONE_REL with a reference, else the lowest TD-CONE
   lengths    per bucket of input lengths (score --length-buckets: /lengths):
              TD-CONE above, BLEU and unigram precision below, each bucket's
@@ -367,14 +368,15 @@ def plot_sweep(f, fig, args):
         legend_outside(ax)
     width = 0.6 * (np.min(np.diff(np.unique(t))) if len(np.unique(t)) > 1 else 0.1)
     sizes = axes[-1]
-    sizes.bar(t, n_pairs, width=width, color="gray", alpha=0.5, label="|S_t| (pairs with score >= t)")
+    swept = f"{text(s.attrs.get('sweep_by', 'score'))} {text(s.attrs.get('direction', '>='))} t"  # older results: score
+    sizes.bar(t, n_pairs, width=width, color="gray", alpha=0.5, label=f"|S_t| (pairs with {swept})")
     if (n_sampled != n_pairs).any():
         sizes.bar(t, n_sampled, width=width * 0.6, color="tab:green", alpha=0.7, label="sampled (--sample)")
     for x, y in zip(t, n_pairs):
         sizes.annotate(f"{int(y):,}", (x, y), xytext=(0, 2), textcoords="offset points", ha="center", fontsize=7)
     sizes.set_ylabel("pairs")
     sizes.set_ylim(0, max(1, n_pairs.max()) * 1.25)
-    sizes.set_xlabel("score threshold t  (S_t = pairs with score >= t)")
+    sizes.set_xlabel(f"{text(s.attrs.get('sweep_by', 'score'))} threshold t  (S_t = pairs with {swept})")
     legend_outside(sizes)
     if best is not None:
         value = (rel if rel is not None else td)[best]

@@ -15,9 +15,14 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
   sweep.engine.add_to(o, c.engine);
   add_reference_options(o, c.reference);
   add_dedup_option(o, sweep.dedup);
-  o.add("thresholds", c.thresholds, "Score thresholds t (1-64): subset S_t = pairs with score >= t",
+  o.add("thresholds", c.thresholds, "Thresholds t (1-64): subset S_t = pairs with score >= t (see --sweep-by, --below)",
         real_number(-kInfinity, kInfinity))
       ->required()->delimiter(',');
+  o.add("sweep-by", sweep.sweep_by, "The per-pair value the thresholds cut: score (the score column) or a diversity "
+        "column of /pairs, computed in the same pass: bleu, unigram_precision or len_ratio",
+        one_of({"score", "bleu", "unigram_precision", "len_ratio"}));
+  o.add_switch("below", c.below, "S_t = pairs with value <= t instead of >= t (e.g. --sweep-by bleu --below: the "
+             "pairs at most as similar as t; a NaN value is in no S_t)");
   o.add("sample", c.sample, "Score a uniform sample of N pairs of each S_t (0 = all of S_t)", whole_number(0, kAnyCount));
   o.add("seed", c.seed, "Seed of --sample (the sample does not depend on the rank count)", whole_number(0, kAnyCount));
   sweep.output.add_to(o, c.output);
@@ -30,6 +35,10 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
   options.engine.resolve(config.engine);
   options.output.resolve(config.output);
   config.corpus.dedup = dedup_mode(options.dedup);
+  config.by = from_name<pipeline::SweepBy>(options.sweep_by, {{"score", pipeline::SweepBy::score},
+                                                              {"bleu", pipeline::SweepBy::bleu},
+                                                              {"unigram_precision", pipeline::SweepBy::unigram_precision},
+                                                              {"len_ratio", pipeline::SweepBy::len_ratio}});
   const pipeline::SweepRun run = pipeline::run_sweep_job(comm, config, config_toml);
   print_summary(comm, "sweep", config.output.output, run.counts, run.scores, run.with_reference, clock.seconds());
   if (comm.rank() == 0 && run.duplicates) print_duplicates(*run.duplicates);
@@ -47,8 +56,9 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
     std::size_t empty = 0;
     for (std::size_t t = 0; t < n; ++t) empty += run.subset_size[t] == 0 ? 1 : 0;
     if (empty > 0)
-      std::printf("  warning: %zu of %zu thresholds select no pair (|S_t| = 0, no score >= t): TD-CONE%s NaN\n", empty,
-                  n, run.with_reference ? ", KL and TD-CONE_REL" : "");
+      std::printf("  warning: %zu of %zu thresholds select no pair (|S_t| = 0, no %s %s t): TD-CONE%s NaN\n", empty,
+                  n, pipeline::sweep_by_name(config.by), config.below ? "<=" : ">=",
+                  run.with_reference ? ", KL and TD-CONE_REL" : "");
   }
   return pipeline::finish_standard_output(comm);
 }

@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <stdexcept>
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
@@ -145,8 +146,16 @@ std::vector<Key> sample_cuts(const boost::mpi::communicator& comm, std::vector<s
 
 ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                                  const std::vector<double>& thresholds, std::uint64_t sample, std::uint64_t seed) {
-  if (thresholds.empty() || thresholds.size() > 64) throw UsageError("--thresholds takes 1 to 64 values");
   if (share.scores.size() != share.size()) throw UsageError("a sweep needs a score column (--score-col or --score-field)");
+  return threshold_groups(comm, share, share.scores, false, thresholds, sample, seed);
+}
+
+ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
+                                 std::span<const double> values, bool below, const std::vector<double>& thresholds,
+                                 std::uint64_t sample, std::uint64_t seed) {
+  if (thresholds.empty() || thresholds.size() > 64) throw UsageError("--thresholds takes 1 to 64 values");
+  if (values.size() != share.size()) throw std::logic_error("threshold_groups: a value per pair");
+  const auto in_subset = [below](double value, double t) { return below ? value <= t : value >= t; };  // NaN: false
   const std::size_t n = thresholds.size();
   ThresholdGroups result;
   result.mask_of_pair.assign(share.size(), 0);
@@ -158,7 +167,7 @@ ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const tex
     const std::uint64_t pair_id = share.first_pair_id + i;
     const Key key = (Key{pair_hash(pair_id, seed)} << 64) | pair_id;
     for (std::size_t t = 0; t < n; ++t)
-      if (share.scores[i] >= thresholds[t]) {
+      if (in_subset(values[i], thresholds[t])) {
         ++local_sizes[t];
         if (sample > 0) keys[t].push_back(key);
       }
@@ -172,7 +181,7 @@ ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const tex
     const std::uint64_t pair_id = share.first_pair_id + i;
     const Key key = (Key{pair_hash(pair_id, seed)} << 64) | pair_id;
     for (std::size_t t = 0; t < n; ++t)
-      if (share.scores[i] >= thresholds[t] && key <= cut[t]) result.mask_of_pair[i] |= std::uint64_t{1} << t;
+      if (in_subset(values[i], thresholds[t]) && key <= cut[t]) result.mask_of_pair[i] |= std::uint64_t{1} << t;
   }
 
   // Groups are the distinct masks over all ranks, numbered in sorted order.

@@ -3,20 +3,49 @@
 #include "tdcone/core/guard.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
+#include "tdcone/pipeline/diversity_columns.hpp"
 #include "tdcone/pipeline/result_writer.hpp"
 
 namespace tdcone::pipeline {
 
+const char* sweep_by_name(SweepBy by) {
+  switch (by) {
+    case SweepBy::score: return "score";
+    case SweepBy::bleu: return "bleu";
+    case SweepBy::unigram_precision: return "unigram_precision";
+    case SweepBy::len_ratio: return "len_ratio";
+  }
+  return "?";
+}
+
+namespace {
+
+// Per local pair, the value `by` thresholds.
+std::vector<double> swept_values(const text::TokenizedShare& share, SweepBy by) {
+  switch (by) {
+    case SweepBy::score: return share.scores;
+    case SweepBy::bleu: return pair_measure(share, PairMeasure::bleu);
+    case SweepBy::unigram_precision: return pair_measure(share, PairMeasure::unigram_precision);
+    case SweepBy::len_ratio: return pair_measure(share, PairMeasure::len_ratio);
+  }
+  return {};
+}
+
+}  // namespace
+
 SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& config, const std::string& config_toml) {
-  if (config.corpus.parallel() && config.corpus.score_col == 0)
+  const bool by_score = config.by == SweepBy::score;
+  if (by_score && config.corpus.parallel() && config.corpus.score_col == 0)
     mpi::fail_everywhere("tdcone sweep needs a score, and --src-file/--tgt-file have none: paste the two sides and "
                          "a score column into one TSV (paste src tgt scores > corpus.tsv) and give --input with --score-col 3", 2);
-  if (!config.corpus.read_options().fields.has_score())
-    mpi::fail_everywhere("tdcone sweep needs a score: give --score-col (TSV) or --score-field (JSONL)", 2);
+  if (by_score && !config.corpus.read_options().fields.has_score())
+    mpi::fail_everywhere("tdcone sweep needs a score: give --score-col (TSV) or --score-field (JSONL), or sweep a "
+                         "pair's diversity (--sweep-by bleu|unigram_precision|len_ratio)", 2);
   CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output);
   entropy::ThresholdGroups subsets;
   mpi::collective_step(comm, [&] {
-    subsets = entropy::threshold_groups(comm, job.share, config.thresholds, config.sample, config.seed);
+    subsets = entropy::threshold_groups(comm, job.share, swept_values(job.share, config.by), config.below,
+                                        config.thresholds, config.sample, config.seed);
   });
   SweepRun run;
   run.counts = job.counts;
@@ -38,6 +67,8 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
     file.write_column(schema::pairs::sweep_mask.path(), std::span<const std::uint64_t>(subsets.mask_of_pair),
                       job.share.first_pair_id, job.share.total_lines);
     SubsetTable table(comm, file, schema::sweep::group);
+    set_attribute(file, schema::sweep::sweep_by, std::string(sweep_by_name(config.by)));
+    set_attribute(file, schema::sweep::direction, std::string(config.below ? "<=" : ">="));
     table.column(schema::sweep::threshold, config.thresholds);
     table.column(schema::sweep::n_pairs, subsets.subset_size);
     table.column(schema::sweep::n_sampled, run.sampled);

@@ -47,7 +47,7 @@ const std::vector<Table>& tables() {
        true,
        {&sweep::threshold, &sweep::n_pairs, &sweep::n_sampled, &sweep::tdcone, &sweep::kl_pq, &sweep::kl_pu,
         &sweep::tdcone_rel, &sweep::bleu, &sweep::unigram_precision},
-       {}},
+       {&sweep::sweep_by, &sweep::direction}},
       {labels::group,
        "tdcone score --by-label",
        true,

@@ -15,6 +15,7 @@ struct SweepOptions {
   EngineModes engine;
   OutputModes output;
   std::string dedup = "none";
+  std::string sweep_by = "score";
 };
 
 void add_sweep_options(OptionSet& options, SweepOptions& sweep);

@@ -4,6 +4,7 @@
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "tdcone/entropy/subset_scores.hpp"
@@ -52,5 +53,12 @@ struct ThresholdGroups {
 /// any rank count. Collective.
 ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                                  const std::vector<double>& thresholds, std::uint64_t sample, std::uint64_t seed);
+
+/// The same over any per-pair value (`values[i]` of local pair i, e.g. a
+/// pair's BLEU): S_t = scored pairs with value >= t, or <= t when `below`.
+/// A NaN value is in no S_t. Collective.
+ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
+                                 std::span<const double> values, bool below, const std::vector<double>& thresholds,
+                                 std::uint64_t sample, std::uint64_t seed);
 
 }  // namespace tdcone::entropy

@@ -12,11 +12,19 @@
 
 namespace tdcone::pipeline {
 
+/// What a sweep thresholds: the score column, or a per-pair diversity column.
+enum class SweepBy { score, bleu, unigram_precision, len_ratio };
+
+/// The column's name ("score", "bleu", ...), as /sweep records it.
+const char* sweep_by_name(SweepBy by);
+
 struct SweepConfig {
   CorpusConfig corpus;
   EngineSettings engine;
   ReferenceConfig reference;
-  std::vector<double> thresholds;  // subset S_t: pairs with score >= t
+  SweepBy by = SweepBy::score;
+  bool below = false;              // S_t: pairs with value <= t instead of >= t
+  std::vector<double> thresholds;  // subset S_t: pairs with score >= t (see `by`, `below`)
   std::uint64_t sample = 0;        // pairs scored of each S_t; 0 = all
   std::uint64_t seed = 1;          // of the sample
   OutputConfig output;

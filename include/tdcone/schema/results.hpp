@@ -183,7 +183,8 @@ inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_r
 namespace sweep {
 inline constexpr char group[] = "/sweep";
 inline constexpr Column threshold{group, "threshold", Type::f64, Presence::required, "the threshold t"};
-inline constexpr Column n_pairs{group, "n_pairs", Type::u64, Presence::required, "|S_t|, pairs with score >= t"};
+inline constexpr Column n_pairs{group, "n_pairs", Type::u64, Presence::required,
+                                "|S_t|, pairs with score >= t (or the direction's test of sweep_by)"};
 inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::required,
                                   "pairs of S_t scored (the sample, or all of S_t)"};
 inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required, "TD-CONE of S_t"};
@@ -195,6 +196,11 @@ inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always, "BLEU o
 inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
                                           "unigram precision of its pairs (as /corpus)"};
 inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
+inline constexpr Attribute sweep_by{group, "sweep_by", Type::string, Presence::always,
+                                    "the per-pair value thresholded: score, bleu, unigram_precision or len_ratio "
+                                    "(--sweep-by; older results: score)"};
+inline constexpr Attribute direction{group, "direction", Type::string, Presence::always,
+                                     "'>=': S_t holds the pairs whose value is >= t; '<=': <= t (--below)"};
 }  // namespace sweep
 
 // ---- /labels: one row per label value or combination (score --by-label) ----
