@@ -1,9 +1,10 @@
 #pragma once
 // Lexical diversity of a pair (issue 22): the clipped n-gram matches of the
 // output against the input (modified BLEU without brevity penalty, unigram
-// precision), the length ratio and the marker bits (schema/pair_markers.hpp). Per pair only integers are kept; the doubles are computed
-// from them when a result is written, and the sums of a subset are integers
-// too, so every value is the same for any rank count.
+// precision), the length ratio and the marker bits (schema/pair_markers.hpp).
+// Per pair only integers are kept; the doubles are computed from them when a
+// result is written, and the sums of a subset are integers too, so every
+// value is the same for any rank count.
 #include <array>
 #include <cstdint>
 #include <span>
