@@ -41,6 +41,7 @@ CommandFiles files_of(const BalanceOptions& balance) {
   const pipeline::BalanceConfig& c = balance.config;
   CommandFiles files{corpus(c.corpus), {{"--output", c.output.output}}};
   files.inputs.push_back({"the ranking given with --ranking", {c.ranking}});
+  files.inputs.push_back({"the result given with --where-result", {c.where_result}});
   files.inputs.push_back(embeddings(c.engine));
   return files;
 }

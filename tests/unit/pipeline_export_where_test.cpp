@@ -106,7 +106,7 @@ TEST_F(WhereTest, MarkerBitsByName) {
 
 TEST_F(WhereTest, FlagBitsRefusedClearly) {
   EXPECT_NE(error("flags.dupe==0").find("no flags bit is named 'dupe' (bad_line, junk, not_selected, in_seed, no_label, "
-                                        "duplicate, in_reference)"), std::string::npos);
+                                        "duplicate, in_reference, left_out)"), std::string::npos);
   EXPECT_NE(error("flags.duplicate<1").find("a bit is 0 or 1"), std::string::npos);
   EXPECT_NE(error("flags.duplicate==32").find("a bit is 0 or 1"), std::string::npos);
   EXPECT_NE(error("tdcone.duplicate==0").find("only flags and markers have named bits"), std::string::npos);

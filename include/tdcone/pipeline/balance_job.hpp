@@ -34,6 +34,10 @@ struct BalanceConfig {
   std::string ranking;     // a score result (tdcone) or select result (cynical) of this corpus
   std::uint64_t seed = 1;  // --rank-by random
   bool by_label = false;   // also /labels, in the same pass
+  // Only the lines whose /pairs row of `where_result` (a score result of this
+  // corpus) passes every condition (export --where's grammar) are balanced.
+  std::vector<std::string> where;
+  std::string where_result;
   OutputConfig output;
   RunConfigReader read_run_config;  // reads --ranking's recorded configuration
 };
@@ -43,6 +47,7 @@ struct BalanceRun {
   LineCounts counts;
   std::optional<JobScores> scores;  // when TD-CONE was scored in this run (or --by-label)
   LabelSubsets subsets;             // --by-label
+  std::uint64_t left_out = 0;       // lines --where took out of their combination
   label::PairLabels labels;
   std::vector<std::string> names;   // of every combination
   label::BalancePlan plan;

@@ -24,6 +24,9 @@ enum PairFlag : std::uint8_t {
   duplicate = 32,
   /// The pair's key (--dedup) is also the key of a reference pair (--reference).
   in_reference = 64,
+  /// balance --where: the line's /pairs row in --where-result fails a
+  /// condition, so it is in no combination (the last bit of the u8 flags).
+  left_out = 128,
 };
 
 /// A flag bit with its name (the enumerator's) and its meaning, for the schema's JSON.
