@@ -49,7 +49,7 @@ zstd -q -dc "$WORK/corpus.tsv.zst" | split -d -l 10000 - "$WORK/part."
 check_ranks shards-file score --input "$WORK/part.*" --reference "$WORK/reference.tsv" --shard-by file
 run_mpi 2 score --input "$WORK/part.*" --shards 2 --shard-by file --output "$WORK/two.h5" >"$WORK/two.txt" 2>/dev/null \
   || fail "--shards 2 --shard-by file"
-grep -q "^  shard  *file  *n_pairs  *tdcone$" "$WORK/two.txt" || fail "no file column printed: $(cat "$WORK/two.txt")"
+grep -q "^  shard  *file  *n_pairs  *tdcone  *bleu$" "$WORK/two.txt" || fail "no file column printed: $(cat "$WORK/two.txt")"
 grep -q "^  0  *$WORK/part.00, $WORK/part.02  *[0-9]" "$WORK/two.txt" || fail "shard 0's files: $(cat "$WORK/two.txt")"
 cut -f1 "$WORK/part.01" >"$WORK/src.txt" && cut -f2 "$WORK/part.01" >"$WORK/tgt.txt"
 run_mpi 2 score --src-file "$WORK/src.txt" --tgt-file "$WORK/tgt.txt" --shard-by file --output "$WORK/sides.h5" \
