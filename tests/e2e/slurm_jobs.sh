@@ -4,7 +4,7 @@
 # same HDF5 as direct mpirun runs; sweep tasks are named after their config or
 # threshold set and a rerun skips the finished ones; nightly seeds each night
 # with everything selected before and skips AVAIL lines already in the seed; a
-# select job past its time limit checkpoints, requeues itself and finishes
+# select job warned of its time limit checkpoints, requeues itself and finishes
 # with the uninterrupted result.
 # Needs root and Debian's slurm-wlm (scripts/install-deps.sh); skipped otherwise.
 source "$(dirname "$0")/lib.sh"
@@ -193,12 +193,14 @@ PY
 echo "ok: nightly.sbatch seeds from all lines selected before (seeds ${seed_lines[2026-01-01]}, ${seed_lines[2026-01-02]}," \
   "${seed_lines[2026-01-03]} lines), skips them in AVAIL (${skipped[2026-01-02]}, ${skipped[2026-01-03]}), moves latest and prunes"
 
-# The requeue path: a one-minute limit with the warning signal due at once.
-# SLURM checks signal deadlines every 30 s, so a run is warned within 30 s of
-# its start and must outlast that: one task selecting 1.5M lines one by one
-# (about 50 s here), while the reference runs on the other core. Every run is
-# warned, so the job takes a few runs.
-"$TDCONE" synth --pairs 1500000 --seed 32 --output big.tsv
+# The requeue path. SLURM's own warning (--signal=B:USR1@SECONDS) comes at its
+# 30 s deadline tick, at a moment no test controls: a run warned before its
+# ranks start, or after they finished, says nothing, and one warned every run
+# may never finish. So the test sends that very warning itself, to the batch
+# shell as B: does (scancel --batch --signal=USR1), once the selection has
+# selected for 2 s; the requeued run is not warned again and finishes. 400k lines
+# selected one by one take about 15 s here.
+"$TDCONE" synth --pairs 400000 --seed 32 --output big.tsv
 "$TDCONE" synth --pairs 2000 --seed 32 --first-pair 9000000 --junk-fraction 0 --output big-reference.tsv
 cat >requeue.toml <<TOML
 representative = ["$WORK/big-reference.tsv"]
@@ -206,37 +208,30 @@ available = ["$WORK/big.tsv"]
 side = "tgt"
 output = "$WORK/requeue-slurm.h5"
 batch = false
+progress-every = 0.5
 TOML
-# One try: 0 when the job was signalled, checkpointed, requeued and finished.
-# Should the warning miss the job (none seen, or one that killed a rank too
-# young to catch it), the try says so and returns 1.
-requeue_try() {
-  rm -f requeue-slurm.h5
-  job=$(sbatch --parsable --ntasks=1 --time=1 --signal=B:USR1@59 --chdir="$WORK" "$REPO/slurm/select.sbatch" requeue.toml)
-  # Until the requeued job has written its result. Between runs the job looks
-  # ended for a moment (even FAILED): it has ended only if it failed after a
-  # run that did not requeue it.
-  for _ in $(seq 600); do
-    [ -e requeue-slurm.h5 ] && grep -q "^tdcone select: " "tdcone-select-$job.log" && break
-    if ! grep "^tdcone-select: " "tdcone-select-$job.log" 2>/dev/null | tail -1 | grep -q requeueing &&
-      squeue -h -t all -j "$job" -o '%T' 2>/dev/null | grep -qE '^(FAILED|TIMEOUT|CANCELLED|NODE_FAIL)$'; then
-      break
-    fi
-    release_held "$job"
-    sleep 1
-  done
-  wait_for "$job"
-  if ! grep -q "requeueing job $job" "tdcone-select-$job.log"; then
-    echo "note: job $job was not requeued (the warning missed it):"
-    grep -v "tsv:" "tdcone-select-$job.log" | tail -3
-    return 1
-  fi
-  [ -e requeue-slurm.h5 ] || { scontrol show job "$job"; grep -v "tsv:" "tdcone-select-$job.log" | tail -20; fail "the requeued job wrote no result"; }
-  grep -q "run 2, resuming from" "tdcone-select-$job.log" || fail "no resumed second run after the requeue"
-}
 "$TDCONE" select --config requeue.toml --output requeue-direct.h5 >/dev/null 2>&1 &
 direct=$!
-requeue_try || requeue_try || fail "select.sbatch was not signalled and requeued in two tries"
+job=$(sbatch --parsable --ntasks=1 --signal=B:USR1@60 --chdir="$WORK" "$REPO/slurm/select.sbatch" requeue.toml)
+selecting() { [ "$(grep -c '^\[select\]' "tdcone-select-$job.log" 2>/dev/null)" -ge 4 ]; }
+for _ in $(seq 1200); do  # until the first run has selected for 2 s (2 minutes at most)
+  selecting && break
+  sleep 0.1
+done
+selecting || { cat "tdcone-select-$job.log"; tail -30 "$SLURM_LOCAL_DIR/log/slurmd.log"; fail "the select job never started selecting"; }
+scancel --batch --signal=USR1 "$job"
+for _ in $(seq 600); do  # until the requeued run has written the result
+  [ -e requeue-slurm.h5 ] && grep -q "^tdcone select: " "tdcone-select-$job.log" && break
+  release_held "$job"
+  sleep 1
+done
+wait_for "$job"
+log() { grep -v "tsv:" "tdcone-select-$job.log" | tail -20; }
+grep -q "checkpoint of [0-9]* ranked lines written" "tdcone-select-$job.log" || { log; fail "the warned run wrote no checkpoint"; }
+grep -q "requeueing job $job" "tdcone-select-$job.log" || { log; fail "the warned job did not requeue itself"; }
+grep -q "run 2, resuming from" "tdcone-select-$job.log" || { log; fail "no resumed second run after the requeue"; }
+[ -e requeue-slurm.h5 ] || { scontrol show job "$job"; log; fail "the requeued job wrote no result"; }
 wait "$direct" || fail "direct run of the requeue job"
 "$PY" "$HERE/compare_h5.py" requeue-direct.h5 requeue-slurm.h5 || fail "requeued select differs from an uninterrupted run"
-echo "ok: select.sbatch checkpointed at its time limit, requeued itself and finished identically ($(grep -c '^tdcone-select: job' "tdcone-select-$job.log") runs)"
+echo "ok: select.sbatch, warned, checkpointed, requeued itself and finished identically" \
+  "($(grep -c '^tdcone-select: job' "tdcone-select-$job.log") runs, $(grep -o 'checkpoint of [0-9]*' "tdcone-select-$job.log" | head -1))"
