@@ -58,12 +58,8 @@ void add_balance_options(OptionSet& o, BalanceOptions& b) {
         "same corpus files (checked by their recorded line counts and fingerprints), of this or an older major "
         "tdcone_version, with every /pairs (or /selection) column");
   o.add("seed", c.seed, "Seed of --rank-by random (the subset does not depend on the rank count)", whole_number(0, kAnyCount));
-  o.add("where", c.where, "Balance only the lines whose /pairs row in --where-result passes COND, in export --where's "
-        "grammar, e.g. 'flags.duplicate==0', 'markers==0', 'bleu<0.5'; repeat for several, all of which must hold. "
-        "The other lines are flagged 128 (left_out) and are in no combination")
-      ->allow_extra_args(false);
-  o.add("where-result", c.where_result, "With --where: a tdcone score result of the same corpus files (checked by "
-        "their recorded line counts and fingerprints), e.g. of score --dedup tokens");
+  add_where_options(o, c.where, "Balance only the lines",
+                    "The other lines are flagged 128 (left_out) and are in no combination");
   o.add_switch("by-label", c.by_label,
                "Also score every label combination and value in the same pass (/labels, as score --by-label; the "
                "matrix then keeps a cell per combination: more time and memory)");
@@ -93,9 +89,9 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
   }
   if (comm.rank() == 0) {
     if (config.by_label) print_label_table(run.subsets.names, run.scores->subsets, 1, false);
-    if (!config.where.empty())
+    if (config.where.given())
       std::printf("  left out     %llu lines by --where on %s (flagged 128, in no combination)\n",
-                  (unsigned long long)run.left_out, config.where_result.c_str());
+                  (unsigned long long)run.left_out, config.where.where_result.c_str());
     print_balance(options, run.labels, run.names, run.plan);
   }
   return pipeline::finish_standard_output(comm);

@@ -1,6 +1,8 @@
 // The options several commands share, with their --help text.
 #include "tdcone/cli/common_options.hpp"
 
+#include "tdcone/core/error.hpp"
+
 namespace tdcone::cli {
 
 namespace {
@@ -110,6 +112,16 @@ void add_dedup_option(OptionSet& o, std::string& mode) {
         "copy's pair_id; src_group and src_group_size group the pairs by input side (the same key of it); with "
         "--reference, pairs whose key is a reference pair's are flagged 64. none: no duplicate columns",
         one_of({"none", "exact", "tokens", "letters"}));
+}
+
+void add_where_options(OptionSet& o, pipeline::WhereFilter& filter, const std::string& lines,
+                       const std::string& others) {
+  o.add("where", filter.where, cat(lines, " whose /pairs row in --where-result passes COND, in export --where's "
+        "grammar, e.g. 'flags.duplicate==0', 'markers==0', 'bleu<0.5'; repeat for several, all of which must hold. ",
+        others))
+      ->allow_extra_args(false);  // one condition an occurrence: `--where X RESULT.h5` keeps the file
+  o.add("where-result", filter.where_result, "With --where: a tdcone score result of the same corpus files (checked "
+        "by their recorded line counts and fingerprints), e.g. of score --dedup tokens");
 }
 
 text::DedupMode dedup_mode(const std::string& mode) {

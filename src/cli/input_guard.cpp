@@ -41,7 +41,7 @@ CommandFiles files_of(const BalanceOptions& balance) {
   const pipeline::BalanceConfig& c = balance.config;
   CommandFiles files{corpus(c.corpus), {{"--output", c.output.output}}};
   files.inputs.push_back({"the ranking given with --ranking", {c.ranking}});
-  files.inputs.push_back({"the result given with --where-result", {c.where_result}});
+  files.inputs.push_back({"the result given with --where-result", {c.where.where_result}});
   files.inputs.push_back(embeddings(c.engine));
   return files;
 }
@@ -53,7 +53,8 @@ CommandFiles files_of(const SelectOptions& select) {
   return {{{"REPR given with --representative", s.representative},
            {"AVAIL given with --available", s.available},
            {"UNAD given with --unadapted", s.unadapted},
-           {"SEED given with --seed-corpus", s.seed_corpus}},
+           {"SEED given with --seed-corpus", s.seed_corpus},
+           {"the result given with --where-result", {s.where.where_result}}},
           {{"--output", s.output.output},
            {"--checkpoint", s.checkpoint.empty() ? s.output.output + ".ckpt" : s.checkpoint}}};
 }

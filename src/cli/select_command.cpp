@@ -3,6 +3,7 @@
 
 #include <cstdio>
 
+#include "tdcone/cli/run_config.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/pipeline/standard_output.hpp"
 
@@ -52,6 +53,9 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
   o.add_action_flag("resume", c.resume, "Continue from the checkpoint of an interrupted run with the same inputs and options");
   o.add("checkpoint-every", c.checkpoint_every, "Also write a checkpoint every this many minutes (0 = never)",
         real_number(0, kInfinity));
+  add_where_options(o, c.where, "Rank only the AVAIL lines",
+                    "The other lines are flagged 128 (left_out), count nowhere (not in AVAIL's counts, nor in UNAD's "
+                    "when it is AVAIL) and are ranked after the selectable lines and those in the seed, before junk");
   s.output.add_to(o, c.output);
 }
 
@@ -64,15 +68,19 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   config.representative_side = line_side(options.representative_side);
   config.unadapted_side = line_side(options.unadapted_side);
   config.seed_side = line_side(options.seed_side);
+  config.read_run_config = read_run_settings;
   const pipeline::SelectRun run = pipeline::run_select_job(comm, config, config_toml);
   if (run.interrupted) return pipeline::kExitInterrupted;  // the checkpoint's line said so
   if (comm.rank() == 0) {
     std::printf("tdcone select: %s\n", config.output.output.c_str());
     std::printf("  AVAIL lines   %llu (ranked %zu, junk or bad %llu)\n", (unsigned long long)run.counts.lines,
-                run.ranked, (unsigned long long)(run.counts.lines - run.ranked - run.in_seed));
+                run.ranked, (unsigned long long)(run.counts.lines - run.ranked - run.in_seed - run.left_out));
     if (config.skip_seed_lines && run.seed_given)
       std::printf("  seed          %llu AVAIL lines already in the seed: skipped (flags 8)\n",
                   (unsigned long long)run.in_seed);
+    if (config.where.given())
+      std::printf("  left out      %llu AVAIL lines by --where on %s (flagged 128)\n", (unsigned long long)run.left_out,
+                  config.where.where_result.c_str());
     std::printf("  lexicon       %zu words, REPR %llu tokens\n", run.lexicon,
                 (unsigned long long)run.repr_tokens);
     std::printf("  H_0           %.7f nats\n  stop_rank     %llu (H %.7f)\n", run.h_initial,

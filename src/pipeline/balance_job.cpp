@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <map>
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/guard.hpp"
@@ -12,9 +11,9 @@
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/mpi/exchange.hpp"
 #include "tdcone/mpi/global_rank.hpp"
-#include "tdcone/pipeline/export_where.hpp"
 #include "tdcone/pipeline/result_checks.hpp"
 #include "tdcone/pipeline/result_writer.hpp"
+#include "tdcone/pipeline/where_filter.hpp"
 
 namespace tdcone::pipeline {
 
@@ -34,20 +33,7 @@ void check_options(const BalanceConfig& o) {
   if (o.rank_by == RankBy::cynical && o.ranking.empty())
     throw UsageError("--rank-by cynical takes the ranks of a select result of this corpus: give it with --ranking");
   if (o.rank_by == RankBy::random && !o.ranking.empty()) throw UsageError("--ranking is for --rank-by tdcone or cynical");
-  if (o.where.empty() != o.where_result.empty())
-    throw UsageError(o.where.empty() ? "--where-result is read by --where: give the conditions with --where"
-                                     : "--where reads the /pairs of a score result of this corpus: give it with "
-                                       "--where-result (e.g. the output of tdcone score --dedup tokens)");
-}
-
-// A result read by `option` (--ranking, --where-result) must have read this
-// very corpus: same files, lines and content.
-void check_same_corpus(const BalanceConfig& o, const h5::Reader& reader, const std::string& option,
-                       const std::string& path, const text::TokenizedShare& share) {
-  const RunInputs run = recorded_inputs(reader, path, false, {}, std::nullopt, o.read_run_config);
-  if (run.lines != share.file_lines || run.fingerprints != share.file_fingerprints)
-    throw UsageError(cat(option, " ", path, " was not computed on this corpus (its recorded input lines or content "
-                         "fingerprints differ from the files read now); give a result of the same --input"));
+  check_where_options(o.where);
 }
 
 // Per local pair: the sort key of --rank-by from the --ranking file (lower first).
@@ -56,7 +42,7 @@ std::vector<double> keys_from_ranking(const BalanceConfig& o, const text::Tokeni
   check_tdcone_result(reader, o.ranking);
   const char* table = o.rank_by == RankBy::tdcone ? schema::pairs::group : schema::selection::group;
   check_result_table(reader, o.ranking, table, "--rank-by " + rank_by_name(o.rank_by));
-  check_same_corpus(o, reader, "--ranking", o.ranking, share);
+  check_same_corpus(reader, "--ranking", o.ranking, share, o.read_run_config);
   if (o.rank_by == RankBy::tdcone)
     return reader.read_double(schema::pairs::tdcone.path(), share.first_pair_id,
                               share.size());  // this rank's pairs only
@@ -70,36 +56,6 @@ std::vector<double> keys_from_ranking(const BalanceConfig& o, const text::Tokeni
   return keys;
 }
 
-// Per local pair: whether its /pairs row of --where-result passes every --where condition.
-std::vector<std::uint8_t> passes_where(const BalanceConfig& o, const text::TokenizedShare& share) {
-  const h5::Reader reader(o.where_result);
-  check_tdcone_result(reader, o.where_result);
-  check_result_table(reader, o.where_result, schema::pairs::group, "--where");
-  check_same_corpus(o, reader, "--where-result", o.where_result, share);
-  const std::vector<std::string> names = reader.datasets(schema::pairs::group);
-  std::map<std::string, h5::Column> columns;  // the ones the conditions name, each read once
-  const auto column_named = [&](const std::string& name) -> const h5::Column& {
-    if (const auto found = columns.find(name); found != columns.end()) return found->second;
-    if (std::ranges::find(names, name) == names.end()) {
-      std::string listing;
-      for (const auto& known : names) listing += cat(listing.empty() ? "" : ", ", known);
-      throw UsageError(cat("--where: ", o.where_result, " has no column '", name, "' in /pairs (it has: ", listing, ")"));
-    }
-    h5::Column column = reader.read_column(std::string(schema::pairs::group) + "/" + name);
-    if (column.size() != share.total_lines)
-      throw UsageError(cat("--where: /pairs/", name, " of ", o.where_result, " has ", column.size(), " rows, not the ",
-                           share.total_lines, " lines of the corpus: not a complete tdcone result"));
-    return columns.emplace(name, std::move(column)).first->second;
-  };
-  std::vector<RowCondition> conditions;
-  for (const std::string& text : o.where) conditions.push_back(parse_where(text, column_named, schema::pairs::group));
-  std::vector<std::uint8_t> passes(share.size(), 1);
-  for (std::size_t i = 0; i < share.size(); ++i)
-    for (const RowCondition& condition : conditions)
-      if (!condition.holds(share.first_pair_id + i)) passes[i] = 0;
-  return passes;
-}
-
 // --where: the usable lines that fail it are flagged left_out and taken out of
 // their combination; the combination counts stay global. Returns the lines
 // left out, over all ranks. Collective.
@@ -107,7 +63,7 @@ std::uint64_t leave_out(const boost::mpi::communicator& comm, const BalanceConfi
                         label::PairLabels& labels) {
   std::vector<std::uint64_t> removed(labels.counts.size() + 1, 0);  // per combination; the last: lines left out
   mpi::collective_step(comm, [&] {
-    const std::vector<std::uint8_t> passes = passes_where(o, share);
+    const std::vector<std::uint8_t> passes = passes_where(o.where, share, o.read_run_config);
     for (std::size_t i = 0; i < share.size(); ++i) {
       if (passes[i] || (share.flags[i] & schema::bad_line)) continue;
       share.flags[i] |= schema::left_out;
@@ -206,7 +162,7 @@ BalanceRun run_balance_job(const boost::mpi::communicator& comm, const BalanceCo
   BalanceRun run;
   run.counts = job.counts;
   run.labels = std::move(*job.labels);
-  if (!options.where.empty()) run.left_out = leave_out(comm, options, job.share, run.labels);
+  if (options.where.given()) run.left_out = leave_out(comm, options, job.share, run.labels);
   run.names = run.labels.space.combination_names();
   const label::PairLabels& labels = run.labels;
 

@@ -134,6 +134,21 @@ select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectC
   return c;
 }
 
+// --where: flags left_out the usable AVAIL lines whose /pairs row of
+// --where-result fails it. Returns the lines left out, over all ranks. Collective.
+std::uint64_t leave_out(const boost::mpi::communicator& comm, const SelectConfig& o, text::TokenizedShare& available) {
+  std::uint64_t left_out = 0;
+  mpi::collective_step(comm, [&] {
+    const std::vector<std::uint8_t> passes = passes_where(o.where, available, o.read_run_config);
+    for (std::size_t i = 0; i < available.size(); ++i)
+      if (!passes[i] && !(available.flags[i] & (schema::bad_line | schema::in_seed))) {
+        available.flags[i] |= schema::left_out;
+        ++left_out;
+      }
+  });
+  return mpi::sum_all(MPI_Comm(comm), left_out);
+}
+
 select::CynicalOptions cynical_options(const SelectConfig& o) {
   select::CynicalOptions cynical;
   cynical.mincount = o.mincount;
@@ -225,6 +240,7 @@ SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfi
   // SIGTERM/SIGUSR1 are caught since main() (catch_stop_signals).
   const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
   mpi::collective_step(comm, [&] {
+    check_where_options(options.where);
     options.output.check_target(comm.rank() == 0);
     if (comm.rank() == 0) select::check_checkpoint_path(checkpoint, options.resume);
   });
@@ -232,6 +248,7 @@ SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfi
   SelectRun run;
   select::Corpora corpora = read_corpora(comm, options, in, run.counts);
   run.in_seed = options.skip_seed_lines ? select::flag_seed_lines(comm, corpora, options.side, options.length_cap) : 0;
+  if (options.where.given()) run.left_out = leave_out(comm, options, corpora.available);
   std::vector<std::uint32_t> lexicon_id;
   const select::Statistics stats = select::gather_statistics(comm, corpora, options.side, lexicon_id);
   if (stats.repr_tokens == 0)  // every rank sees the same replicated counts
@@ -259,7 +276,7 @@ SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfi
   mpi::collective_step(comm, [&] {
     h5::OutputFile file(options.output.output, options.output.force, comm, options.output.compression);
     write_run_attributes(comm, file, "select", config_toml, in.available, corpora.available, run.counts);
-    write_selection(comm, file, table, run.counts.lines, selection, stats, run.in_seed);  // every AVAIL line
+    write_selection(comm, file, table, run.counts.lines, selection, stats, run.in_seed, run.left_out);  // every AVAIL line
     file.commit();
   });
   if (comm.rank() == 0) select::remove_checkpoint(checkpoint);  // done: an old checkpoint must not be resumed

@@ -29,12 +29,15 @@ void SelectionTable::add(std::uint64_t id, double dh, double p, double g, double
 SelectionTable selection_table(const boost::mpi::communicator& comm, const select::Selection& selection,
                                const select::Statistics& stats, const text::TokenizedShare& available,
                                const std::vector<std::size_t>& junk, bool stop) {
-  // Lines already in the seed, junk and bad lines of every rank, in input order (ranks hold consecutive pair_ids).
+  // Lines already in the seed, left out, junk and bad lines of every rank, in input order (ranks hold consecutive
+  // pair_ids).
   std::vector<std::pair<std::uint64_t, std::uint8_t>> my_junk;
   for (std::size_t i : junk) {
     const std::uint8_t f = available.flags[i];
-    my_junk.emplace_back(available.first_pair_id + i,
-                         (f & schema::bad_line) ? schema::bad_line : (f & schema::in_seed) ? schema::in_seed : schema::junk);
+    my_junk.emplace_back(available.first_pair_id + i, (f & schema::bad_line)  ? schema::bad_line
+                                                      : (f & schema::in_seed) ? schema::in_seed
+                                                      : (f & schema::left_out) ? schema::left_out
+                                                                               : schema::junk);
   }
   std::vector<std::vector<std::pair<std::uint64_t, std::uint8_t>>> all_junk;
   boost::mpi::gather(comm, my_junk, all_junk, 0);
@@ -45,17 +48,19 @@ SelectionTable selection_table(const boost::mpi::communicator& comm, const selec
   for (const select::RankedLine& r : selection.ranked)
     table.add(r.pair_id, r.delta_h, r.penalty, r.gain, r.cross_entropy, stats.lexicon[r.root_word], r.wge,
               table.pair_id.size() < selection.stop_rank ? 0 : cut);
-  // After the ranked lines: those already in the seed, then junk and bad lines (SPEC §6), each in input order.
-  for (const bool seed_pass : {true, false})
+  // After the ranked lines: those already in the seed, then those left out by --where, then junk and bad lines
+  // (SPEC §6), each in input order.
+  const auto pass_of = [](std::uint8_t flag) { return flag == schema::in_seed ? 0 : flag == schema::left_out ? 1 : 2; };
+  for (const int pass : {0, 1, 2})
     for (const auto& part : all_junk)
       for (const auto& [id, flag] : part)
-        if ((flag == schema::in_seed) == seed_pass) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
+        if (pass_of(flag) == pass) table.add(id, nan, nan, nan, nan, "", nan, flag | cut);
   return table;
 }
 
 void write_selection(const boost::mpi::communicator& comm, h5::OutputFile& file, const SelectionTable& table,
                      std::uint64_t rows, const select::Selection& selection, const select::Statistics& stats,
-                     std::uint64_t in_seed) {
+                     std::uint64_t in_seed, std::uint64_t left_out) {
   file.create_group(schema::selection::group);
   auto mine = [&](const auto& column) { return comm.rank() == 0 ? std::span(column) : decltype(std::span(column))(); };
   file.write_column(schema::selection::pair_id.path(), mine(table.pair_id), 0, rows);
@@ -73,6 +78,7 @@ void write_selection(const boost::mpi::communicator& comm, h5::OutputFile& file,
   set_attribute(file, schema::selection::repr_tokens, stats.repr_tokens);
   set_attribute(file, schema::selection::lexicon, static_cast<std::uint64_t>(stats.lexicon.size()));
   set_attribute(file, schema::selection::in_seed, in_seed);
+  set_attribute(file, schema::selection::left_out, left_out);
 }
 
 }  // namespace tdcone::pipeline

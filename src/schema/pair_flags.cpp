@@ -11,7 +11,7 @@ const std::vector<FlagBit>& flag_bits() {
       {no_label, "no_label", "missing or unusable label"},
       {duplicate, "duplicate", "a later copy of a pair under --dedup (dup_of: its first occurrence); still scored"},
       {in_reference, "in_reference", "under --dedup, the pair's key is also a --reference pair's"},
-      {left_out, "left_out", "balance --where: its row of --where-result fails a condition; in no combination"},
+      {left_out, "left_out", "balance/select --where: its row of --where-result fails a condition (in no combination; not selectable)"},
   };
   return bits;
 }

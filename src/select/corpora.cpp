@@ -51,13 +51,14 @@ std::uint64_t line_hash(const text::TokenizedShare& share, std::size_t i, Side s
   return side == Side::src ? hashes[0] : side == Side::tgt ? hashes[1] : XXH3_64bits(hashes, sizeof hashes);
 }
 
-// Adds the tokens of every good line of `share` to `counts` (lexicon ids); returns the token total.
+// Adds the tokens of every good line of `share` to `counts` (lexicon ids); returns the token total. Lines in the
+// seed or left out by --where count as if they were not there.
 std::uint64_t count_tokens(const text::TokenizedShare& share, Side side, const std::vector<std::uint32_t>& lexicon_id,
                            std::vector<std::uint64_t>& counts) {
   std::vector<std::pair<text::WordId, std::uint32_t>> words;
   std::uint64_t tokens = 0;
   for (std::size_t i = 0; i < share.size(); ++i) {
-    if (share.flags[i] & (schema::bad_line | schema::in_seed)) continue;
+    if (share.flags[i] & (schema::bad_line | schema::in_seed | schema::left_out)) continue;
     line_words(share, i, side, words);
     for (const auto& [w, c] : words) counts[lexicon_id[w]] += c;
     tokens += line_length(share, i, side);
@@ -65,13 +66,38 @@ std::uint64_t count_tokens(const text::TokenizedShare& share, Side side, const s
   return tokens;
 }
 
+// Per local word id: true when the word occurs in AVAIL lines flagged
+// left_out and in no other line of any corpus.
+std::vector<bool> words_only_in_left_out_lines(const Corpora& corpora) {
+  std::vector<std::uint8_t> seen(corpora.vocabulary.size(), 0);  // 1: in a left-out line; 2: in another line
+  const auto mark = [&](const text::TokenizedShare& share, bool left_out) {
+    for (std::size_t i = 0; i < share.size(); ++i) {
+      if (bool(share.flags[i] & schema::left_out) != left_out) continue;
+      for (std::uint64_t j = share.type_start[2 * i]; j < share.type_start[2 * i + 2]; ++j)
+        seen[share.types[j]] = left_out ? std::max<std::uint8_t>(seen[share.types[j]], 1) : 2;
+    }
+  };
+  mark(corpora.available, true);
+  std::vector<bool> only(seen.size(), false);
+  if (std::find(seen.begin(), seen.end(), 1) == seen.end()) return only;  // none left out
+  for (const text::TokenizedShare* share : {&corpora.representative, &corpora.available,
+                                            corpora.unadapted ? &*corpora.unadapted : nullptr,
+                                            corpora.seed ? &*corpora.seed : nullptr})
+    if (share) mark(*share, false);
+  for (std::size_t w = 0; w < seen.size(); ++w) only[w] = seen[w] == 1;
+  return only;
+}
+
 }  // namespace
 
 Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora& corpora, Side side,
                              std::vector<std::uint32_t>& lexicon_id) {
-  // Every rank's words, '\n'-joined (tokens never hold white space).
+  // Every rank's words, '\n'-joined (tokens never hold white space), but those
+  // only in AVAIL lines left out by --where: those lines are as if not there.
+  const std::vector<bool> left_out_only = words_only_in_left_out_lines(corpora);
   std::string mine;
-  for (text::WordId w = 1; w < corpora.vocabulary.size(); ++w) (mine += corpora.vocabulary.word(w)) += '\n';
+  for (text::WordId w = 1; w < corpora.vocabulary.size(); ++w)
+    if (!left_out_only[w]) (mine += corpora.vocabulary.word(w)) += '\n';
   std::vector<std::string> all;
   boost::mpi::all_gather(comm, mine, all);
   mine.clear();
@@ -86,7 +112,7 @@ Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora
   std::sort(stats.lexicon.begin(), stats.lexicon.end());
   stats.lexicon.erase(std::unique(stats.lexicon.begin(), stats.lexicon.end()), stats.lexicon.end());
 
-  lexicon_id.assign(corpora.vocabulary.size(), 0);
+  lexicon_id.assign(corpora.vocabulary.size(), 0);  // a word only in left-out lines is never looked up
   for (text::WordId w = 1; w < corpora.vocabulary.size(); ++w)
     lexicon_id[w] = static_cast<std::uint32_t>(
         std::lower_bound(stats.lexicon.begin(), stats.lexicon.end(), corpora.vocabulary.word(w)) - stats.lexicon.begin());
@@ -120,7 +146,7 @@ AvailableLines available_lines(const text::TokenizedShare& available, Side side,
   std::vector<std::pair<text::WordId, std::uint32_t>> words;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> in_lexicon;
   for (std::size_t i = 0; i < available.size(); ++i) {
-    if ((available.flags[i] & schema::in_seed) || junk_line(available, i, side, length_cap)) {  // not selectable
+    if ((available.flags[i] & (schema::in_seed | schema::left_out)) || junk_line(available, i, side, length_cap)) {
       junk.push_back(i);
       continue;
     }

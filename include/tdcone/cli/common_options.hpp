@@ -11,6 +11,7 @@
 
 #include "tdcone/cli/options.hpp"
 #include "tdcone/pipeline/job_config.hpp"
+#include "tdcone/pipeline/where_filter.hpp"
 
 namespace tdcone::cli {
 
@@ -52,6 +53,10 @@ void add_label_options(OptionSet& options, pipeline::LabelConfig& labels);
 void add_dedup_option(OptionSet& options, std::string& mode);
 text::DedupMode dedup_mode(const std::string& mode);
 void add_reference_options(OptionSet& options, pipeline::ReferenceConfig& reference);
+/// --where and --where-result (balance, select): `lines` says which lines
+/// pass, `others` what becomes of the rest.
+void add_where_options(OptionSet& options, pipeline::WhereFilter& filter, const std::string& lines,
+                       const std::string& others);
 
 /// --side (select, export): "src", "tgt" or "both".
 select::Side side_from_name(const std::string& name);

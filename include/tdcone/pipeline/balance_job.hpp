@@ -13,6 +13,7 @@
 #include "tdcone/pipeline/export_text.hpp"
 #include "tdcone/pipeline/job_config.hpp"
 #include "tdcone/pipeline/label_subsets.hpp"
+#include "tdcone/pipeline/where_filter.hpp"
 
 namespace tdcone::pipeline {
 
@@ -34,12 +35,9 @@ struct BalanceConfig {
   std::string ranking;     // a score result (tdcone) or select result (cynical) of this corpus
   std::uint64_t seed = 1;  // --rank-by random
   bool by_label = false;   // also /labels, in the same pass
-  // Only the lines whose /pairs row of `where_result` (a score result of this
-  // corpus) passes every condition (export --where's grammar) are balanced.
-  std::vector<std::string> where;
-  std::string where_result;
+  WhereFilter where;  // only the lines that pass it are balanced
   OutputConfig output;
-  RunConfigReader read_run_config;  // reads --ranking's recorded configuration
+  RunConfigReader read_run_config;  // reads the recorded configuration of --ranking and --where-result
 };
 
 /// What a balance run found, for its summary.

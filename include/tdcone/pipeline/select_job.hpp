@@ -9,6 +9,7 @@
 
 #include "tdcone/pipeline/job_config.hpp"
 #include "tdcone/pipeline/line_accounting.hpp"
+#include "tdcone/pipeline/where_filter.hpp"
 #include "tdcone/select/corpora.hpp"
 
 namespace tdcone::pipeline {
@@ -39,6 +40,10 @@ struct SelectConfig {
   std::string checkpoint;          // default: the output path + ".ckpt"
   bool resume = false;
   double checkpoint_every = 0;     // minutes; 0 = only on SIGTERM/SIGUSR1
+  // AVAIL lines that fail it are flagged left_out (128): not selectable, and
+  // counted nowhere, as if they were not in AVAIL (nor in UNAD by default).
+  WhereFilter where;
+  RunConfigReader read_run_config;  // reads --where-result's recorded configuration
   OutputConfig output;
 };
 
@@ -48,6 +53,7 @@ struct SelectRun {
   LineCounts counts;         // of AVAIL
   std::size_t ranked = 0;
   std::uint64_t in_seed = 0;
+  std::uint64_t left_out = 0;  // AVAIL lines --where left out
   bool seed_given = false;   // --seed-corpus
   std::size_t lexicon = 0;  // words
   std::uint64_t repr_tokens = 0, stop_rank = 0;

@@ -12,7 +12,8 @@
 
 namespace tdcone::pipeline {
 
-/// The rows of /selection, on rank 0: ranked lines, then junk and bad lines in input order.
+/// The rows of /selection, on rank 0: ranked lines, then the lines already in
+/// the seed, those left out by --where, junk and bad lines, each in input order.
 struct SelectionTable {
   std::vector<std::uint64_t> pair_id, rank;
   std::vector<double> delta_h, penalty, gain, cross_entropy, wge;
@@ -23,8 +24,8 @@ struct SelectionTable {
 };
 
 /// The table of `selection` (ranked lines of `stats`'s lexicon), then the
-/// lines of `available` at `junk` (this rank's junk, bad lines and lines
-/// already in the seed) of every rank; with `stop`, every line past stop_rank
+/// lines of `available` at `junk` (this rank's junk, bad lines, lines
+/// already in the seed and lines left out) of every rank; with `stop`, every line past stop_rank
 /// flagged not selected. Collective: the rows are on rank 0.
 SelectionTable selection_table(const boost::mpi::communicator& comm, const select::Selection& selection,
                                const select::Statistics& stats, const text::TokenizedShare& available,
@@ -33,6 +34,6 @@ SelectionTable selection_table(const boost::mpi::communicator& comm, const selec
 /// Writes /selection: `table` (rank 0's; `rows` in all) and the selection's figures. Collective.
 void write_selection(const boost::mpi::communicator& comm, h5::OutputFile& file, const SelectionTable& table,
                      std::uint64_t rows, const select::Selection& selection, const select::Statistics& stats,
-                     std::uint64_t in_seed);
+                     std::uint64_t in_seed, std::uint64_t left_out);
 
 }  // namespace tdcone::pipeline

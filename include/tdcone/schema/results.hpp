@@ -260,6 +260,8 @@ inline constexpr Attribute repr_tokens{group, "repr_tokens", Type::u64, Presence
 inline constexpr Attribute lexicon{group, "lexicon", Type::u64, Presence::always, "|L|, word types of the lexicon"};
 inline constexpr Attribute in_seed{group, "in_seed", Type::u64, Presence::always,
                                    "AVAIL lines skipped as already in the seed"};
+inline constexpr Attribute left_out{group, "left_out", Type::u64, Presence::always,
+                                    "AVAIL lines left out by --where (flags 128)"};
 }  // namespace selection
 
 // ---- /balance: one row per labelled line (balance) ----

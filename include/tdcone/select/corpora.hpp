@@ -41,8 +41,8 @@ std::uint64_t flag_seed_lines(const boost::mpi::communicator& comm, Corpora& cor
                               std::uint32_t length_cap);
 
 /// The AVAIL lines of this rank that can be selected; `junk` gets the other
-/// lines' positions in the share (no tokens, over the length cap, bad, or
-/// flagged schema::in_seed by flag_seed_lines).
+/// lines' positions in the share (no tokens, over the length cap, bad,
+/// flagged schema::in_seed by flag_seed_lines or schema::left_out by --where).
 AvailableLines available_lines(const text::TokenizedShare& available, Side side,
                                const std::vector<std::uint32_t>& lexicon_id, std::uint32_t length_cap,
                                std::vector<std::size_t>& junk);

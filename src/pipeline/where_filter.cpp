@@ -1,0 +1,60 @@
+#include "tdcone/pipeline/where_filter.hpp"
+
+#include <algorithm>
+#include <map>
+
+#include "tdcone/core/error.hpp"
+#include "tdcone/pipeline/export_where.hpp"
+#include "tdcone/pipeline/result_checks.hpp"
+#include "tdcone/schema/results.hpp"
+
+namespace tdcone::pipeline {
+
+void check_where_options(const WhereFilter& filter) {
+  if (filter.where.empty() != filter.where_result.empty())
+    throw UsageError(filter.where.empty() ? "--where-result is read by --where: give the conditions with --where"
+                                          : "--where reads the /pairs of a score result of this corpus: give it with "
+                                            "--where-result (e.g. the output of tdcone score --dedup tokens)");
+}
+
+void check_same_corpus(const h5::Reader& reader, const std::string& option, const std::string& path,
+                       const text::TokenizedShare& share, const RunConfigReader& read_run_config) {
+  const RunInputs run = recorded_inputs(reader, path, false, {}, std::nullopt, read_run_config);
+  if (run.lines != share.file_lines || run.fingerprints != share.file_fingerprints)
+    throw UsageError(cat(option, " ", path, " was not computed on this corpus (its recorded input lines or content "
+                         "fingerprints differ from the files read now); give a result of the same --input"));
+}
+
+std::vector<std::uint8_t> passes_where(const WhereFilter& filter, const text::TokenizedShare& share,
+                                       const RunConfigReader& read_run_config) {
+  const std::string& path = filter.where_result;
+  const h5::Reader reader(path);
+  check_tdcone_result(reader, path);
+  check_result_table(reader, path, schema::pairs::group, "--where");
+  check_same_corpus(reader, "--where-result", path, share, read_run_config);
+  const std::vector<std::string> names = reader.datasets(schema::pairs::group);
+  std::map<std::string, h5::Column> columns;  // the ones the conditions name, each read once
+  const auto column_named = [&](const std::string& name) -> const h5::Column& {
+    if (const auto found = columns.find(name); found != columns.end()) return found->second;
+    if (std::ranges::find(names, name) == names.end()) {
+      std::string listing;
+      for (const auto& known : names) listing += cat(listing.empty() ? "" : ", ", known);
+      throw UsageError(cat("--where: ", path, " has no column '", name, "' in /pairs (it has: ", listing, ")"));
+    }
+    h5::Column column = reader.read_column(std::string(schema::pairs::group) + "/" + name);
+    if (column.size() != share.total_lines)
+      throw UsageError(cat("--where: /pairs/", name, " of ", path, " has ", column.size(), " rows, not the ",
+                           share.total_lines, " lines of the corpus: not a complete tdcone result"));
+    return columns.emplace(name, std::move(column)).first->second;
+  };
+  std::vector<RowCondition> conditions;
+  for (const std::string& text : filter.where)
+    conditions.push_back(parse_where(text, column_named, schema::pairs::group));
+  std::vector<std::uint8_t> passes(share.size(), 1);
+  for (std::size_t i = 0; i < share.size(); ++i)
+    for (const RowCondition& condition : conditions)
+      if (!condition.holds(share.first_pair_id + i)) passes[i] = 0;
+  return passes;
+}
+
+}  // namespace tdcone::pipeline
