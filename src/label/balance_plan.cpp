@@ -46,8 +46,11 @@ double share_std(const Counts& part, const Counts& counts) {
     ++n, sum += part[k], squares += static_cast<unsigned __int128>(part[k]) * part[k];
   }
   if (sum == 0) return 0;
-  const unsigned __int128 spread = n * squares - sum * sum;  // >= 0 (Cauchy-Schwarz)
-  return std::sqrt(static_cast<double>(spread)) / (static_cast<double>(n) * static_cast<double>(sum));
+  const unsigned __int128 spread = n * squares - sum * sum;  // >= 0 (Cauchy-Schwarz); exactly 0 when balanced
+  // In x87's 64-bit mantissa, so that the one rounding to double that follows
+  // gives the nearest double of the exact value (three double roundings can miss it by an ulp).
+  const long double root = std::sqrt(static_cast<long double>(spread));
+  return static_cast<double>(root / (static_cast<long double>(n) * static_cast<long double>(sum)));
 }
 
 // One unit each to the largest remainders (ties: smaller index first), never past a count.

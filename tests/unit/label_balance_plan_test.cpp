@@ -112,6 +112,13 @@ TEST(BalancePlanTest, EqualQuotasHaveAShareStdOfExactlyZero) {
   EXPECT_NEAR(plan({2, 2}, {500, 300, 150, 30}, BalanceMode::joint).share_std_after, std::sqrt(3.0) / 16, 1e-15);
 }
 
+TEST(BalancePlanTest, ShareStdIsTheNearestDoubleOfTheExactValue) {
+  // sqrt(4·Σc² - (Σc)²) / (4·Σc) = sqrt(364640756) / 79928 = 0.23890963135354881952...
+  // (50 digits by Python's decimal), between the doubles 0.2389096313535488 (2.0e-17 below) and
+  // 0.23890963135354884 (2.1e-17 above); a root and a division in doubles gave the farther one.
+  EXPECT_EQ(plan({2, 2}, {1823, 1100, 13054, 4005}, BalanceMode::joint).share_std_before, 0.2389096313535488);
+}
+
 TEST(BalancePlanTest, ShareStdByHand) {
   // Shares 3/4 and 1/4 around 1/2: std 1/4 before; joint (no floor) keeps 1 and 1.
   const BalancePlan p = plan({2}, {3, 1}, BalanceMode::joint, 0, 0);
