@@ -36,23 +36,29 @@ struct HashStateFree {
 };
 
 // The hash of rows [offset, offset + count) of a dataset stored as our
-// default compression writes it (chunked, shuffle + deflate, the rows' own
-// type), its chunks read raw and inflated here by libdeflate, about three
-// times faster than HDF5's zlib; the same bits as XXH3_64bits of the rows.
-// nullopt for any other dataset or any surprise (a chunk not filtered, a
-// stream that does not inflate to a whole chunk): H5Dread then decides.
+// default compression writes it (chunked, deflate, shuffled first unless
+// floating point; the rows' own type), its chunks read raw and inflated here
+// by libdeflate, about three times faster than HDF5's zlib; the same bits as
+// XXH3_64bits of the rows. nullopt for any other dataset or any surprise (a
+// chunk not filtered, a stream that does not inflate to a whole chunk):
+// H5Dread then decides.
 std::optional<XXH64_hash_t> hash_of_deflated_rows(hid_t dset, hid_t memory_type, std::uint64_t offset,
                                                   std::uint64_t count) {
   const Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
   const Handle file_type(H5Dget_type(dset), H5Tclose);
   if (!dcpl.valid() || !file_type.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED ||
-      H5Pget_nfilters(dcpl.get()) != 2 || H5Tequal(file_type.get(), memory_type) <= 0)
+      H5Tequal(file_type.get(), memory_type) <= 0)
     return std::nullopt;
-  unsigned flags = 0, config = 0;
-  std::size_t n_values = 0;
-  if (H5Pget_filter2(dcpl.get(), 0, &flags, &n_values, nullptr, 0, nullptr, &config) != H5Z_FILTER_SHUFFLE) return std::nullopt;
-  n_values = 0;
-  if (H5Pget_filter2(dcpl.get(), 1, &flags, &n_values, nullptr, 0, nullptr, &config) != H5Z_FILTER_DEFLATE) return std::nullopt;
+  const int filters = H5Pget_nfilters(dcpl.get());
+  const auto filter = [&](unsigned k) {
+    unsigned flags = 0, config = 0;
+    std::size_t n_values = 0;
+    return H5Pget_filter2(dcpl.get(), k, &flags, &n_values, nullptr, 0, nullptr, &config);
+  };
+  const bool shuffled = filters == 2;
+  if ((filters != 1 && filters != 2) || (shuffled && filter(0) != H5Z_FILTER_SHUFFLE) ||
+      filter(filters - 1) != H5Z_FILTER_DEFLATE)
+    return std::nullopt;
   hsize_t chunk_rows = 0;
   if (H5Pget_chunk(dcpl.get(), 1, &chunk_rows) != 1 || chunk_rows == 0) return std::nullopt;
 
@@ -60,7 +66,7 @@ std::optional<XXH64_hash_t> hash_of_deflated_rows(hid_t dset, hid_t memory_type,
   const std::unique_ptr<libdeflate_decompressor, DecompressorFree> inflater(libdeflate_alloc_decompressor());
   const std::unique_ptr<XXH3_state_t, HashStateFree> hash(XXH3_createState());
   if (!inflater || !hash || XXH3_64bits_reset(hash.get()) != XXH_OK) return std::nullopt;
-  std::vector<unsigned char> stored, shuffled(chunk_bytes), rows(chunk_bytes);
+  std::vector<unsigned char> stored, inflated_bytes(chunk_bytes), unshuffled(shuffled ? chunk_bytes : 0);
   const std::uint64_t end = offset + count;
   for (hsize_t first = offset / chunk_rows * chunk_rows; first < end; first += chunk_rows) {
     hsize_t stored_bytes = 0;
@@ -69,18 +75,21 @@ std::optional<XXH64_hash_t> hash_of_deflated_rows(hid_t dset, hid_t memory_type,
     if (H5Dget_chunk_storage_size(dset, &first, &stored_bytes) < 0) return std::nullopt;
     stored.resize(stored_bytes);
     if (H5Dread_chunk(dset, H5P_DEFAULT, &first, &skipped_filters, stored.data()) < 0 || skipped_filters != 0 ||
-        libdeflate_zlib_decompress(inflater.get(), stored.data(), stored.size(), shuffled.data(), chunk_bytes,
+        libdeflate_zlib_decompress(inflater.get(), stored.data(), stored.size(), inflated_bytes.data(), chunk_bytes,
                                    &inflated) != LIBDEFLATE_SUCCESS ||
         inflated != chunk_bytes)
       return std::nullopt;
-    // The shuffle filter stores byte b of every row together: row i's byte b is at b·chunk_rows + i.
     const std::uint64_t from = std::max<std::uint64_t>(offset, first) - first,
                         to = std::min<std::uint64_t>(end, first + chunk_rows) - first;
-    for (std::size_t b = 0; b < width; ++b) {
-      const unsigned char* plane = shuffled.data() + b * chunk_rows;
-      for (std::uint64_t i = from; i < to; ++i) rows[i * width + b] = plane[i];
+    const unsigned char* rows = inflated_bytes.data();
+    if (shuffled) {  // the shuffle filter stores byte b of every row together: row i's byte b is at b·chunk_rows + i
+      for (std::size_t b = 0; b < width; ++b) {
+        const unsigned char* plane = inflated_bytes.data() + b * chunk_rows;
+        for (std::uint64_t i = from; i < to; ++i) unshuffled[i * width + b] = plane[i];
+      }
+      rows = unshuffled.data();
     }
-    if (XXH3_64bits_update(hash.get(), rows.data() + from * width, (to - from) * width) != XXH_OK) return std::nullopt;
+    if (XXH3_64bits_update(hash.get(), rows + from * width, (to - from) * width) != XXH_OK) return std::nullopt;
   }
   return XXH3_64bits_digest(hash.get());
 }
@@ -127,7 +136,8 @@ void OutputFile::Impl::write_dataset(const std::string& dataset, hid_t file_type
   hsize_t max_dims = total == 0 ? H5S_UNLIMITED : total;  // a 0-row chunked dataset needs room to grow
   Handle space = own(H5Screate_simple(1, &dims, &max_dims), H5Sclose, "create the dataspace of", what, partial);
   Handle dcpl = property_list(H5P_DATASET_CREATE, where, Chunking{std::clamp<hsize_t>(total, 1, kChunkRows)},
-                              ParallelAllocation{}, Filters{compression});
+                              ParallelAllocation{},
+                              Filters{compression, H5Tget_class(file_type) != H5T_FLOAT});
   Handle dset =
       own(H5Dcreate2(file.get(), dataset.c_str(), file_type, space.get(), H5P_DEFAULT, dcpl.get(), H5P_DEFAULT),
           H5Dclose, "create", what, partial);

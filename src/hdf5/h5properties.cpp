@@ -42,7 +42,7 @@ void ParallelAllocation::apply(hid_t dcpl, const Where& where) const {
 
 void Filters::apply(hid_t dcpl, const Where& where) const {
   if (compression == Compression::none) return;
-  check(H5Pset_shuffle(dcpl), "set the shuffle filter for", where.object, where.file);
+  if (shuffle) check(H5Pset_shuffle(dcpl), "set the shuffle filter for", where.object, where.file);
   if (compression == Compression::deflate) {
     check(H5Pset_deflate(dcpl, kDeflateLevel), "set the deflate filter for", where.object, where.file);
   } else {

@@ -51,9 +51,13 @@ struct ParallelAllocation {
   void apply(hid_t dcpl, const Where& where) const;
 };
 
-/// Dataset creation: shuffle + deflate(4) | shuffle + zstd(3) | nothing.
+/// Dataset creation: [shuffle +] deflate(1) | [shuffle +] zstd(3) | nothing.
+/// Shuffle groups byte k of every value: it helps integers (their high bytes
+/// are alike) and hurts floating point, whose repeated 8-byte values deflate
+/// and zstd find whole; byte planes of mantissas look random.
 struct Filters {
   Compression compression;
+  bool shuffle = true;
   void apply(hid_t dcpl, const Where& where) const;
 };
 

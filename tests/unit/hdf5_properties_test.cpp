@@ -22,12 +22,20 @@ class H5Properties : public H5Files, public ::testing::WithParamInterface<Compre
 TEST_P(H5Properties, FiltersChunksAndFillTimeAreTheOnesAskedFor) {
   const std::string file = path("properties.h5");
   const std::vector<std::uint64_t> u64 = {0, 1, 42, std::numeric_limits<std::uint64_t>::max(), 1ull << 53};
+  const std::vector<double> reals = {0.25, 0.5, 0.25, 1.0 / 3, 0.25};
   {
     OutputFile out(file, false, MPI_COMM_WORLD, GetParam());
     out.create_group("/pairs");
     out.write_column("/pairs/zeta", std::span<const std::uint64_t>(u64), 0, u64.size());
+    out.write_column("/pairs/real", std::span<const double>(reals), 0, reals.size());
     out.commit();
   }
+  // Floating point is not shuffled: its repeated 8-byte values deflate whole.
+  const DatasetLayout real = inspect(file, "/pairs/real");
+  EXPECT_FALSE(real.has_shuffle);
+  EXPECT_EQ(real.nfilters, GetParam() == Compression::none ? 0 : 1);
+  EXPECT_EQ(real.has_deflate, GetParam() == Compression::deflate);
+  EXPECT_EQ(real.has_zstd, GetParam() == Compression::zstd);
   // The filters on disk are the ones asked for.
   const DatasetLayout layout = inspect(file, "/pairs/zeta");
   EXPECT_EQ(layout.layout, H5D_CHUNKED);
