@@ -1,9 +1,9 @@
 #include "tdcone/text/dedup_key.hpp"
 
 #include <utf8proc.h>
+// Inlined: a side is a few dozen bytes, the call would cost as much as the hash.
+#define XXH_INLINE_ALL
 #include <xxhash.h>
-
-#include <cstring>
 
 namespace tdcone::text {
 
@@ -58,31 +58,21 @@ void letters_only(std::string_view text, std::string& out) {
   }
 }
 
-DedupKey DedupKeyMaker::side_key(std::string_view text, const std::vector<std::string_view>& tokens) {
-  switch (mode_) {
-    case DedupMode::none:
-      return {};
-    case DedupMode::exact:
-      return hash_of(text);
-    case DedupMode::tokens:
-      // 0xFF is never a byte of UTF-8: after each token, it keeps "ab" "c" and "a" "bc" apart.
-      {
-        std::size_t bytes = 0;
-        for (std::string_view token : tokens) bytes += token.size() + 1;
-        buffer_.resize(bytes);
-        char* out = buffer_.data();
-        for (std::string_view token : tokens) {
-          std::memcpy(out, token.data(), token.size());
-          out += token.size();
-          *out++ = '\xFF';
-        }
-      }
-      return hash_of(buffer_);
-    case DedupMode::letters:
-      letters_only(text, buffer_);
-      return hash_of(buffer_);
+DedupKey DedupKeyMaker::text_key(std::string_view text) {
+  if (mode_ == DedupMode::exact) return hash_of(text);
+  letters_only(text, letters_);
+  return hash_of(letters_);
+}
+
+DedupKey DedupKeyMaker::tokens_key(std::span<const WordId> words, const Vocabulary& vocabulary) {
+  // Words are interned with dense ids: those added since the last call are hashed now, once each.
+  for (WordId id = static_cast<WordId>(word_hashes_.size()); id < vocabulary.size(); ++id) {
+    const std::string_view word = vocabulary.word(id);
+    word_hashes_.push_back(XXH3_64bits(word.data(), word.size()));
   }
-  return {};
+  side_hashes_.resize(words.size());
+  for (std::size_t i = 0; i < words.size(); ++i) side_hashes_[i] = word_hashes_[words[i]];
+  return from_hash(XXH3_128bits(side_hashes_.data(), side_hashes_.size() * sizeof(std::uint64_t)));
 }
 
 DedupKey DedupKeyMaker::pair_key(const DedupKey& src, const DedupKey& tgt) {

@@ -194,7 +194,8 @@ std::uint32_t ShareBuilder::add_side(std::string_view sentence, LastSentence& la
   last.begin = share_.types.size();
   last.length = add_types(sentence, side);
   last.end = share_.types.size();
-  if (options_.dedup != DedupMode::none) last.key = dedup_.side_key(sentence, tokens_);
+  if (options_.dedup == DedupMode::exact || options_.dedup == DedupMode::letters) last.key = dedup_.text_key(sentence);
+  if (options_.dedup == DedupMode::tokens) last.key = tokens_key_;
   last.text.assign(sentence);
   last.known = true;
   return last.length;
@@ -205,8 +206,9 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence, Side side) {
   const std::size_t start = share_.types.size();
   vocabulary_.intern(tokens_, share_.types);
   const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
-  if (diversity_)  // the words in order, before they become a sorted set
-    diversity_->side_read(side == src, std::span<const WordId>(share_.types.data() + start, tokens_.size()), sentence);
+  const std::span<const WordId> in_order(share_.types.data() + start, tokens_.size());  // before they become a sorted set
+  if (diversity_) diversity_->side_read(side == src, in_order, sentence);
+  if (options_.dedup == DedupMode::tokens) tokens_key_ = dedup_.tokens_key(in_order, vocabulary_);
   sort_ids(first, share_.types.end(), vocabulary_.size());
   if (options_.keep_counts) {  // run lengths of the sorted tokens
     std::size_t out = start;

@@ -6,9 +6,12 @@
 // mpi/key_groups.hpp's.
 #include <compare>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "tdcone/text/vocabulary.hpp"
 
 namespace tdcone::text {
 
@@ -26,21 +29,26 @@ struct DedupKey {
   auto operator<=>(const DedupKey&) const = default;
 };
 
-/// Makes side keys in one mode; keeps a buffer between calls.
+/// Makes side keys in one mode; keeps buffers between calls.
 class DedupKeyMaker {
  public:
   explicit DedupKeyMaker(DedupMode mode) : mode_(mode) {}
 
-  /// The key of one side: `text` (valid UTF-8) and `tokens`, its tokens
-  /// (read only in mode tokens).
-  DedupKey side_key(std::string_view text, const std::vector<std::string_view>& tokens);
+  /// The key of one side in modes exact and letters: from its text (valid UTF-8).
+  DedupKey text_key(std::string_view text);
+  /// The key of one side in mode tokens: from its words in order, ids of
+  /// `vocabulary`. Each word stands for a 64-bit hash of its bytes, computed
+  /// once a word, so the key is the same for the same tokens on any rank.
+  DedupKey tokens_key(std::span<const WordId> words, const Vocabulary& vocabulary);
 
   /// The key of a pair from its two side keys.
   static DedupKey pair_key(const DedupKey& src, const DedupKey& tgt);
 
  private:
   DedupMode mode_;
-  std::string buffer_;  // the bytes hashed in modes tokens and letters
+  std::string letters_;                     // mode letters: the text's letters
+  std::vector<std::uint64_t> word_hashes_;  // mode tokens: per word id, XXH3-64 of its bytes
+  std::vector<std::uint64_t> side_hashes_;  // mode tokens: a side's words' hashes, in order
 };
 
 /// The letters of `text` (Unicode categories L*), case-folded, in order:
