@@ -64,15 +64,10 @@ DedupKey DedupKeyMaker::text_key(std::string_view text) {
   return hash_of(letters_);
 }
 
-DedupKey DedupKeyMaker::tokens_key(std::span<const WordId> words, const Vocabulary& vocabulary) {
-  // Words are interned with dense ids: those added since the last call are hashed now, once each.
-  for (WordId id = static_cast<WordId>(word_hashes_.size()); id < vocabulary.size(); ++id) {
-    const std::string_view word = vocabulary.word(id);
-    word_hashes_.push_back(XXH3_64bits(word.data(), word.size()));
-  }
-  side_hashes_.resize(words.size());
-  for (std::size_t i = 0; i < words.size(); ++i) side_hashes_[i] = word_hashes_[words[i]];
-  return from_hash(XXH3_128bits(side_hashes_.data(), side_hashes_.size() * sizeof(std::uint64_t)));
+DedupKey DedupKeyMaker::tokens_key(const Vocabulary& vocabulary, std::size_t words) {
+  word_hashes_.resize(words);
+  for (std::size_t k = 0; k < words; ++k) word_hashes_[k] = vocabulary.last_word_hash(k);
+  return from_hash(XXH3_128bits(word_hashes_.data(), word_hashes_.size() * sizeof(std::uint64_t)));
 }
 
 DedupKey DedupKeyMaker::pair_key(const DedupKey& src, const DedupKey& tgt) {

@@ -208,7 +208,7 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence, Side side) {
   const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
   const std::span<const WordId> in_order(share_.types.data() + start, tokens_.size());  // before they become a sorted set
   if (diversity_) diversity_->side_read(side == src, in_order, sentence);
-  if (options_.dedup == DedupMode::tokens) tokens_key_ = dedup_.tokens_key(in_order, vocabulary_);
+  if (options_.dedup == DedupMode::tokens) tokens_key_ = dedup_.tokens_key(vocabulary_, tokens_.size());
   sort_ids(first, share_.types.end(), vocabulary_.size());
   if (options_.keep_counts) {  // run lengths of the sorted tokens
     std::size_t out = start;

@@ -6,7 +6,6 @@
 // mpi/key_groups.hpp's.
 #include <compare>
 #include <cstdint>
-#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,10 +35,10 @@ class DedupKeyMaker {
 
   /// The key of one side in modes exact and letters: from its text (valid UTF-8).
   DedupKey text_key(std::string_view text);
-  /// The key of one side in mode tokens: from its words in order, ids of
-  /// `vocabulary`. Each word stands for a 64-bit hash of its bytes, computed
-  /// once a word, so the key is the same for the same tokens on any rank.
-  DedupKey tokens_key(std::span<const WordId> words, const Vocabulary& vocabulary);
+  /// The key of one side in mode tokens: from the 64-bit hashes of its
+  /// `words` words in order, those `vocabulary` made in its last span
+  /// intern() (of this side's tokens), so the same for the same tokens on any rank.
+  DedupKey tokens_key(const Vocabulary& vocabulary, std::size_t words);
 
   /// The key of a pair from its two side keys.
   static DedupKey pair_key(const DedupKey& src, const DedupKey& tgt);
@@ -47,8 +46,7 @@ class DedupKeyMaker {
  private:
   DedupMode mode_;
   std::string letters_;                     // mode letters: the text's letters
-  std::vector<std::uint64_t> word_hashes_;  // mode tokens: per word id, XXH3-64 of its bytes
-  std::vector<std::uint64_t> side_hashes_;  // mode tokens: a side's words' hashes, in order
+  std::vector<std::uint64_t> word_hashes_;  // mode tokens: a side's words' hashes, in order
 };
 
 /// The letters of `text` (Unicode categories L*), case-folded, in order:

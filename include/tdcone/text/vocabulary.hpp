@@ -27,6 +27,10 @@ class Vocabulary {
   /// The id of `word`, or kNullWord if it was never interned.
   WordId find(std::string_view word) const;
 
+  /// A 64-bit hash of the bytes of word k of the last span intern(): a
+  /// function of the word alone, so the same on every rank.
+  std::uint64_t last_word_hash(std::size_t k) const { return keys_[k].hash; }
+
   /// Valid until the next intern().
   std::string_view word(WordId id) const { return {arena_.data() + starts_[id], starts_[id + 1] - starts_[id]}; }
   /// Number of ids, NULL included.
