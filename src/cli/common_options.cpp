@@ -75,7 +75,7 @@ void OutputModes::add_to(OptionSet& o, pipeline::OutputConfig& c) {
   o.add("output", c.output, "HDF5 file to write, named .h5 (another name is warned about; tdcone export writes TSV or "
         "JSON lines of it)")->required();
   o.add_action_flag("force", c.force, "Overwrite an existing output file (never one of the inputs)");
-  o.add("compression", compression, "Dataset compression: deflate (with shuffle, readable everywhere), zstd (filter 32015, needs HDF5_PLUGIN_PATH for other readers) or none",
+  o.add("compression", compression, "Dataset compression: deflate (integer columns shuffled first; readable everywhere), zstd (filter 32015, needs HDF5_PLUGIN_PATH for other readers) or none",
         one_of({"deflate", "zstd", "none"}));
 }
 
