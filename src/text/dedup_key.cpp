@@ -58,16 +58,21 @@ void letters_only(std::string_view text, std::string& out) {
   }
 }
 
-DedupKey DedupKeyMaker::text_key(std::string_view text) {
-  if (mode_ == DedupMode::exact) return hash_of(text);
-  letters_only(text, letters_);
-  return hash_of(letters_);
-}
-
-DedupKey DedupKeyMaker::tokens_key(const Vocabulary& vocabulary, std::size_t words) {
-  word_hashes_.resize(words);
-  for (std::size_t k = 0; k < words; ++k) word_hashes_[k] = vocabulary.last_word_hash(k);
-  return from_hash(XXH3_128bits(word_hashes_.data(), word_hashes_.size() * sizeof(std::uint64_t)));
+DedupKey DedupKeyMaker::side_key(std::string_view text, const Vocabulary& vocabulary, std::size_t words) {
+  switch (mode_) {
+    case DedupMode::none:
+      return {};
+    case DedupMode::exact:
+      return hash_of(text);
+    case DedupMode::tokens:
+      word_hashes_.resize(words);
+      for (std::size_t k = 0; k < words; ++k) word_hashes_[k] = vocabulary.last_word_hash(k);
+      return from_hash(XXH3_128bits(word_hashes_.data(), word_hashes_.size() * sizeof(std::uint64_t)));
+    case DedupMode::letters:
+      letters_only(text, letters_);
+      return hash_of(letters_);
+  }
+  return {};
 }
 
 DedupKey DedupKeyMaker::pair_key(const DedupKey& src, const DedupKey& tgt) {

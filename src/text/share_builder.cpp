@@ -194,8 +194,8 @@ std::uint32_t ShareBuilder::add_side(std::string_view sentence, LastSentence& la
   last.begin = share_.types.size();
   last.length = add_types(sentence, side);
   last.end = share_.types.size();
-  if (options_.dedup == DedupMode::exact || options_.dedup == DedupMode::letters) last.key = dedup_.text_key(sentence);
-  if (options_.dedup == DedupMode::tokens) last.key = tokens_key_;
+  // The vocabulary still holds the hashes of this side's words (add_types' intern).
+  if (options_.dedup != DedupMode::none) last.key = dedup_.side_key(sentence, vocabulary_, last.length);
   last.text.assign(sentence);
   last.known = true;
   return last.length;
@@ -208,7 +208,6 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence, Side side) {
   const auto first = share_.types.begin() + static_cast<std::ptrdiff_t>(start);
   const std::span<const WordId> in_order(share_.types.data() + start, tokens_.size());  // before they become a sorted set
   if (diversity_) diversity_->side_read(side == src, in_order, sentence);
-  if (options_.dedup == DedupMode::tokens) tokens_key_ = dedup_.tokens_key(vocabulary_, tokens_.size());
   sort_ids(first, share_.types.end(), vocabulary_.size());
   if (options_.keep_counts) {  // run lengths of the sorted tokens
     std::size_t out = start;

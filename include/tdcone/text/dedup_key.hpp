@@ -33,12 +33,11 @@ class DedupKeyMaker {
  public:
   explicit DedupKeyMaker(DedupMode mode) : mode_(mode) {}
 
-  /// The key of one side in modes exact and letters: from its text (valid UTF-8).
-  DedupKey text_key(std::string_view text);
-  /// The key of one side in mode tokens: from the 64-bit hashes of its
-  /// `words` words in order, those `vocabulary` made in its last span
-  /// intern() (of this side's tokens), so the same for the same tokens on any rank.
-  DedupKey tokens_key(const Vocabulary& vocabulary, std::size_t words);
+  /// The key of one side: in modes exact and letters from its `text` (valid
+  /// UTF-8); in mode tokens from the 64-bit hashes of its `words` words in
+  /// order, those `vocabulary` made in its last span intern() (of this side's
+  /// tokens), so the same for the same tokens on any rank.
+  DedupKey side_key(std::string_view text, const Vocabulary& vocabulary, std::size_t words);
 
   /// The key of a pair from its two side keys.
   static DedupKey pair_key(const DedupKey& src, const DedupKey& tgt);

@@ -74,7 +74,6 @@ class ShareBuilder {
   Tokenizer tokenizer_;
   std::vector<std::string_view> tokens_;
   DedupKeyMaker dedup_;
-  DedupKey tokens_key_;  // --dedup tokens: the key of the side add_types() read last
   LastSentence last_src_, last_tgt_;
   std::uint64_t expected_bytes_ = 0, added_bytes_ = 0;  // of corpus lines (expect_bytes(), add())
   std::unique_ptr<LabelInterner> labels_;  // with labels only
