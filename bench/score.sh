@@ -4,7 +4,11 @@
 # Shakespeare bitext), against a BASELINE binary in the same run. Speed is a
 # ratio: machines here differ by 2x, so both binaries run in one sitting,
 # alternating (new, baseline, new, baseline, ...), and the best of REPEAT
-# runs of each is kept.
+# runs of each is kept. As the load of other tenants comes and goes (runs of
+# one binary here spread by 20%), the ratio is also given run by run: run r
+# of the new binary over run r of the baseline, the two next to each other
+# in time, and the median of those (the figure that one lucky run does not
+# move).
 #
 # Prints one JSON object: the corpus (profile, pairs, bytes, tokens, nnz of
 # M, cell updates), and per rank count and binary: the wall time, the phase
@@ -76,9 +80,11 @@ import numpy as np
 work, pairs, profile, corpus_bytes, ceiling = sys.argv[1:6]
 result = {"benchmark": "score", "new_args": os.environ.get("NEW_ARGS", ""), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
 best = {}  # (binary, ranks) -> the fastest of its runs
+seconds_of = {}  # (binary, ranks, run) -> seconds
 for run in sys.argv[6:]:
     binary, n, r, seconds, rss = run.split(":")
     key = (binary, int(n))
+    seconds_of[(binary, int(n), int(r))] = float(seconds)
     if key not in best or float(seconds) < best[key]["seconds"]:
         best[key] = {"seconds": float(seconds), "rss_mb": [int(x) for x in rss.split(",")], "file": f"{work}/{binary}-{n}-{r}.h5"}
 with h5py.File(best[("new", min(n for _, n in best))]["file"], "r") as f:
@@ -91,7 +97,9 @@ figures = {}
 for (binary, n), run in sorted(best.items()):
     with h5py.File(run["file"], "r") as f:
         phases = {k[len("seconds_"):]: round(float(v), 3) for k, v in f.attrs.items() if k.startswith("seconds_")}
-    entry = {"seconds": round(run["seconds"], 2), "phases": phases, "peak_rss_mb": run["rss_mb"],
+    runs_seconds = [v for (b, m, _), v in sorted(seconds_of.items()) if (b, m) == (binary, n)]
+    entry = {"seconds": round(run["seconds"], 2), "median_seconds": round(float(np.median(runs_seconds)), 2),
+             "runs_seconds": [round(v, 2) for v in runs_seconds], "phases": phases, "peak_rss_mb": run["rss_mb"],
              "bytes_per_nnz": round(sum(run["rss_mb"]) * 2**20 / result["nnz"], 1)}
     if "read" in phases:
         entry["ns_per_token_read"] = round(phases["read"] * n * 1e9 / result["tokens"], 1)
@@ -106,6 +114,11 @@ for n, pair in figures.items():
             if old["phases"].get(phase):
                 ratios[phase] = round(new["phases"][phase] / old["phases"][phase], 3)
         ratios["bytes_per_nnz"] = round(new["bytes_per_nnz"] / old["bytes_per_nnz"], 3)
+        paired = [seconds_of[("new", int(n), r)] / seconds_of[("baseline", int(n), r)]
+                  for (b, m, r) in sorted(seconds_of) if (b, m) == ("new", int(n)) and ("baseline", m, r) in seconds_of]
+        ratios["run_by_run"] = [round(v, 3) for v in paired]
+        ratios["run_by_run_median"] = round(float(np.median(paired)), 3)
+        ratios["median_over_median"] = round(new["median_seconds"] / old["median_seconds"], 3)
         pair["new_over_baseline"] = ratios
 result["ranks"] = figures
 if "1" in figures and "2" in figures:
