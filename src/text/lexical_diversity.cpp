@@ -153,14 +153,17 @@ bool may_begin_marker(std::string_view text, std::size_t at) {
   return (folded == 'h' && next == 't') || (folded == 'w' && next == 'w');
 }
 
-// The first position from `at` where a marker may begin, or text.size().
+// The first position from `at` where a marker may begin, or text.size() (or more).
 // Sixteen positions a step (each with the byte after it): most of a sentence
-// is skipped without a look.
-std::size_t next_candidate(std::string_view text, std::size_t at) {
+// is skipped without a look. With `slack` (kMarkerScanSlack readable bytes
+// after the text) the last positions too: no byte-by-byte tail.
+std::size_t next_candidate(std::string_view text, std::size_t at, bool slack) {
 #ifdef __SSE2__
   const __m128i at_sign = _mm_set1_epi8('@'), hash = _mm_set1_epi8('#'), h = _mm_set1_epi8('h'),
                 t = _mm_set1_epi8('t'), w = _mm_set1_epi8('w'), case_bit = _mm_set1_epi8(0x20);
-  for (; at + 17 <= text.size(); at += 16) {
+  static_assert(kMarkerScanSlack >= 16);
+  const std::size_t readable = text.size() + (slack ? kMarkerScanSlack : 0);
+  for (; at < text.size() && at + 17 <= readable; at += 16) {
     const auto* bytes_at = reinterpret_cast<const __m128i*>(text.data() + at);
     const __m128i bytes = _mm_loadu_si128(bytes_at);
     const __m128i folded = _mm_or_si128(bytes, case_bit);
@@ -168,9 +171,12 @@ std::size_t next_candidate(std::string_view text, std::size_t at) {
     const __m128i url = _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(folded, h), _mm_cmpeq_epi8(next, t)),
                                      _mm_and_si128(_mm_cmpeq_epi8(folded, w), _mm_cmpeq_epi8(next, w)));
     const __m128i hits = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(bytes, at_sign), _mm_cmpeq_epi8(bytes, hash)), url);
+    // A hit in the slack returns text.size() or more: the end, to the caller.
     if (const int mask = _mm_movemask_epi8(hits))
       return at + static_cast<std::size_t>(std::countr_zero(static_cast<unsigned>(mask)));
   }
+#else
+  (void)slack;
 #endif
   while (at < text.size() && !may_begin_marker(text, at)) ++at;
   return at;
@@ -187,9 +193,9 @@ bool word_start(std::string_view text, std::size_t at) {
 
 }  // namespace
 
-std::uint16_t side_markers(std::string_view text) {
+std::uint16_t side_markers(std::string_view text, bool slack) {
   std::uint16_t bits = ends_in_question_mark(text) ? src_question : 0;
-  for (std::size_t at = next_candidate(text, 0); at < text.size(); at = next_candidate(text, at + 1)) {
+  for (std::size_t at = next_candidate(text, 0, slack); at < text.size(); at = next_candidate(text, at + 1, slack)) {
     const char byte = text[at];
     if (byte == '@' || byte == '#') {
       const std::uint16_t bit = byte == '@' ? src_mention : src_hashtag;

@@ -88,6 +88,7 @@ ShareBuilder::~ShareBuilder() = default;
 std::string ShareBuilder::too_long() const { return cat("line longer than --max-line-bytes (", options_.max_line_bytes, ")"); }
 
 void ShareBuilder::finish() {
+  if (diversity_) diversity_->finish();
   if (labels_) share_.label_values = labels_->take_values();
 }
 

@@ -150,6 +150,21 @@ TEST(LexicalDiversity, UrlsAreSchemesOrWwwAtAWordStart) {
   EXPECT_EQ(side_markers("awww.b"), 0);
 }
 
+// With slack the scan reads past the text (here bytes that would begin
+// markers) and must find what the bounded scan finds, at any length.
+TEST(LexicalDiversity, TheScanWithSlackFindsWhatTheBoundedScanFinds) {
+  std::mt19937 random(11);
+  const std::string alphabet = "htpsw:/.@#aHTW ?x";
+  for (int trial = 0; trial < 20000; ++trial) {
+    std::string text(random() % 48, ' ');
+    for (char& c : text) c = alphabet[random() % alphabet.size()];
+    std::string padded = text + std::string(kMarkerScanSlack, '@');
+    padded.replace(text.size(), 4, "www.");
+    const std::string_view in_padded(padded.data(), text.size());
+    ASSERT_EQ(side_markers(in_padded, true), side_markers(text)) << "'" << text << "'";
+  }
+}
+
 TEST(LexicalDiversity, MentionsAreAnAtAtAWordStartBeforeAWordCharacter) {
   EXPECT_EQ(side_markers("hi @bob"), src_mention);
   EXPECT_EQ(side_markers("@_x"), src_mention);

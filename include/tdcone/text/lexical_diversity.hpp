@@ -53,8 +53,12 @@ struct DiversitySums {
   double unigram_precision() const;
 };
 
+/// Bytes after a text that side_markers() may read with `slack`.
+inline constexpr std::size_t kMarkerScanSlack = 17;
 /// The schema::PairMarker src_* bits of one side's raw text (valid UTF-8).
-std::uint16_t side_markers(std::string_view text);
+/// `slack`: the kMarkerScanSlack bytes after the text may be read (whatever
+/// they hold), so the text's end is scanned as fast as the rest.
+std::uint16_t side_markers(std::string_view text, bool slack = false);
 
 /// Clipped n-gram matches of outputs against one input, the input's n-grams
 /// indexed once (corpora such as the Twitter URL file repeat an input over

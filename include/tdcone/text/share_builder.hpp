@@ -38,7 +38,8 @@ class ShareBuilder {
   /// Adds a pair of a parallel corpus: each line is a whole side. Returns the
   /// reason when it is bad (`tgt_side`: because of the tgt line), else "".
   std::string add_pair(const io::Line& src, const io::Line& tgt, bool& tgt_side);
-  /// Hands the label values over to the share, after the last pair.
+  /// Makes the last pairs' diversity rows and hands the label values over to
+  /// the share, after the last pair.
   void finish();
 
   /// Why the last pair added has no usable label ("" when it has one, or is a bad line).
