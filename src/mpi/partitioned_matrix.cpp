@@ -95,24 +95,6 @@ PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
   for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
 }
 
-void PartitionedMatrix::add_to_table(std::uint32_t key, std::uint64_t weight) {
-  // A slot holds the key beside its cell's index: one load decides hit or miss.
-  const std::size_t last = table_slots_ - 1;
-  for (std::size_t at = (key * 0x9E3779B1u) >> table_shift_;; at = (at + 1) & last) {
-    const std::uint64_t slot = table_[at];
-    if (slot == 0) {
-      fresh_.push_back({key, weight});
-      table_[at] = (std::uint64_t{fresh_.size()} << 32) | key;
-      if ((fresh_.size() - row_first_) * 2 > table_slots_) grow_table();
-      return;
-    }
-    if (static_cast<std::uint32_t>(slot) == key) {
-      fresh_[(slot >> 32) - 1].weight += weight;
-      return;
-    }
-  }
-}
-
 void PartitionedMatrix::clear_table(std::size_t slots) {
   table_slots_ = slots;
   table_shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots));
@@ -120,18 +102,20 @@ void PartitionedMatrix::clear_table(std::size_t slots) {
   std::fill_n(table_.begin(), slots, 0u);
 }
 
-void PartitionedMatrix::grow_table() {
-  clear_table(2 * table_slots_);
+void PartitionedMatrix::grow_table(std::span<const MatrixCell> row_cells, std::size_t first, std::size_t wanted) {
+  std::size_t slots = table_slots_;
+  while (wanted * 2 > slots) slots *= 2;
+  clear_table(slots);
   const std::size_t last = table_slots_ - 1;
-  for (std::size_t i = row_first_; i < fresh_.size(); ++i) {
-    const std::uint32_t key = fresh_[i].key;
+  for (std::size_t i = 0; i < row_cells.size(); ++i) {
+    const std::uint32_t key = row_cells[i].key;
     std::size_t at = (key * 0x9E3779B1u) >> table_shift_;
     while (table_[at] != 0) at = (at + 1) & last;
-    table_[at] = (std::uint64_t{i + 1} << 32) | key;
+    table_[at] = (std::uint64_t{first + i + 1} << 32) | key;
   }
 }
 
-void PartitionedMatrix::merge_into(Bucket& bucket, const std::vector<MatrixCell>& fresh) {
+void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> fresh) {
   // One pass into a new block: the held cells between two new ones are
   // copied as a run (a round adds about one cell for every two or three
   // held), then the block is cut to size in place with the wide weights
@@ -236,16 +220,51 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   const std::uint64_t one = scale_.fixed(1.0);
   constexpr std::size_t kPrefetchAhead = 8;  // jobs: their messages are scattered over the receive buffer
   std::uint64_t updates = 0;
-  auto spread = [this, column_shift](std::uint32_t base, const std::uint32_t* columns, std::uint32_t n, auto weight) {
-    for (std::uint32_t t = 0; t < n; ++t) add_to_table(base | (columns[t] << column_shift), weight(t));
+  // A bucket's new cells are cells[0, n), the current row's from row_first,
+  // summed through the table: slots of (1 + index in cells) << 32 | key, 0
+  // empty. Locals, not members: a member would be loaded again after every
+  // store through a pointer (it might be the one written).
+  MatrixCell* cells = fresh_.data();
+  std::size_t n = 0, row_first = 0;
+  std::uint64_t* table = nullptr;
+  std::size_t last = 0;  // the table's slots - 1
+  unsigned shift = 32;
+  auto take_table = [&] { table = table_.data(), last = table_slots_ - 1, shift = table_shift_; };
+  // Room for `more` new cells of the row: in cells, and in the table at most half full.
+  auto make_room = [&](std::size_t more) {
+    if (n + more > fresh_.size()) {
+      fresh_.resize(std::max(n + more, 2 * fresh_.size()));
+      cells = fresh_.data();
+    }
+    if ((n - row_first + more) * 2 > last + 1) {
+      grow_table({cells + row_first, n - row_first}, row_first, n - row_first + more);
+      take_table();
+    }
   };
-  fresh_.clear();
+  auto add = [&](std::uint32_t key, std::uint64_t weight) {
+    for (std::size_t at = (key * 0x9E3779B1u) >> shift;; at = (at + 1) & last) {
+      const std::uint64_t slot = table[at];
+      if (slot == 0) {
+        cells[n] = {key, weight};
+        table[at] = (std::uint64_t{++n} << 32) | key;
+        return;
+      }
+      if (static_cast<std::uint32_t>(slot) == key) {  // one load decides hit or miss
+        cells[(slot >> 32) - 1].weight += weight;
+        return;
+      }
+    }
+  };
+  auto spread = [&add, column_shift](std::uint32_t base, const std::uint32_t* columns, std::uint32_t count, auto weight) {
+    for (std::uint32_t t = 0; t < count; ++t) add(base | (columns[t] << column_shift), weight(t));
+  };
   for (std::size_t r = 0; r < places; ++r) {
     const std::uint32_t first = row_start_[r], end = row_start_[r + 1];
     if (first < end) {
       // About three new cells a job, at most a table that fits L1; rows with more grow it.
       clear_table(std::bit_ceil(std::clamp<std::size_t>(std::size_t{8} * (end - first), 16, kTableSlotsInL1)));
-      row_first_ = fresh_.size();
+      take_table();
+      row_first = n;
       const std::size_t in_bucket = r & (rows_per_bucket - 1);
       const std::uint32_t row = layout_.first_row + static_cast<std::uint32_t>(in_bucket * layout_.buckets + (r >> layout_.row_bits));
       const auto base = static_cast<std::uint32_t>(in_bucket << row_shift);
@@ -260,32 +279,33 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
         const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
         const std::uint32_t* yo = header + pair_rows::kHeaderWords;
         const std::uint32_t row_group = base | group;
+        make_room(std::size_t{n_yo} + 1);
         if (job.index < n_same) {  // rule 1
-          add_to_table(row_group | (row << column_shift), one);
+          add(row_group | (row << column_shift), one);
           ++updates;
         } else if (job.index == n_same + n_rows) {  // rule 3
           const std::uint64_t share = share_of(n_yo);
           spread(row_group, yo, n_yo, [share](std::uint32_t) { return share; });
           updates += n_yo;
         } else if (flags & pair_rows::weighted) {  // rule 2, static
-          if (n_yo == 0) add_to_table(row_group, one), ++updates;
+          if (n_yo == 0) add(row_group, one), ++updates;
           const std::uint32_t* w = yo + n_yo + n_same + n_rows + std::size_t{2} * (job.index - n_same) * n_yo;
           spread(row_group, yo, n_yo, [w](std::uint32_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); });
           updates += n_yo;
         } else {  // rule 2, uniform
           const std::uint64_t share = share_of(n_yo + 1);
           spread(row_group, yo, n_yo, [share](std::uint32_t) { return share; });
-          add_to_table(row_group, share);  // column 0: NULL
+          add(row_group, share);  // column 0: NULL
           updates += n_yo + 1;
         }
       }
       // Sorted while they are in cache: the rows of a bucket come in key order.
-      sort_cells({fresh_.data() + row_first_, fresh_.size() - row_first_}, scratch_, count_);
+      sort_cells({cells + row_first, n - row_first}, scratch_, count_);
     }
     // The bucket's last row: its new cells go in.
-    if ((r + 1) % rows_per_bucket == 0 && !fresh_.empty()) {
-      merge_into(buckets_[r >> layout_.row_bits], fresh_);
-      fresh_.clear();
+    if ((r + 1) % rows_per_bucket == 0 && n > 0) {
+      merge_into(buckets_[r >> layout_.row_bits], {cells, n});
+      n = 0;
     }
   }
   cell_updates_ += updates;

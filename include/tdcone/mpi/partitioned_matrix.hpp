@@ -189,16 +189,15 @@ class PartitionedMatrix {
   void place_jobs(ForEachJob for_each_job);
   /// Adds the cells of the placed jobs.
   void add_placed(std::span<const std::uint32_t> words);
-  /// Sums `weight` into the current row's new cell `key`.
-  inline void add_to_table(std::uint32_t key, std::uint64_t weight);
   /// Empties the table, with `slots` (a power of two) in use.
   void clear_table(std::size_t slots);
-  /// Doubles the table's slots (the row's new cells grew past half of them).
-  void grow_table();
+  /// Doubles the table's slots until `wanted` cells fill at most half, and
+  /// puts back the row's new cells, `row_cells` (at `first` in fresh_).
+  void grow_table(std::span<const MatrixCell> row_cells, std::size_t first, std::size_t wanted);
   /// 1/n in fixed point (a row's share of each of n words).
   std::uint64_t share_of(std::uint32_t n) const { return n < share_of_.size() ? share_of_[n] : scale_.fixed(1.0 / n); }
   /// Merges sorted, combined `fresh` cells into the sorted cells of `bucket`.
-  void merge_into(Bucket& bucket, const std::vector<MatrixCell>& fresh);
+  void merge_into(Bucket& bucket, std::span<const MatrixCell> fresh);
 
   MatrixLayout layout_;
   WeightScale scale_;
@@ -209,14 +208,15 @@ class PartitionedMatrix {
   // while the one it replaces was still held.
   std::uint64_t block_bytes_ = 0, merge_peak_ = 0;
   // Round scratch, kept from round to round: the jobs of one add() by row;
-  // a bucket's new cells, a row's summed in place through an open-addressing
+  // room for a bucket's new cells (fresh_: its size is the room, add_placed
+  // counts the cells), a row's summed in place through an open-addressing
   // table of (1 + their index in fresh_) << 32 | key (0: empty; its first
   // table_slots_ slots in use), then sorted.
   std::vector<PlacedJob> jobs_;
   std::vector<MatrixCell> fresh_, scratch_;
   std::vector<std::uint64_t> wide_;  // a merge's wide weights
   std::vector<std::uint64_t> table_;
-  std::size_t table_slots_ = 0, row_first_ = 0;
+  std::size_t table_slots_ = 0;
   unsigned table_shift_ = 32;
   std::vector<std::uint32_t> row_start_, count_;
 };
