@@ -116,10 +116,9 @@ void PartitionedMatrix::grow_table(std::span<const MatrixCell> row_cells, std::s
 }
 
 void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> fresh) {
-  // One pass into a new block: the held cells between two new ones are
-  // copied as a run (a round adds about one cell for every two or three
-  // held), then the block is cut to size in place with the wide weights
-  // after the cells.
+  // One pass into a new block (a round adds about one cell for every two or
+  // three held), then the block is cut to size in place with the wide
+  // weights after the cells.
   const StoredCell* held = bucket.cells.get();
   const unsigned char* held_wide = bucket.wide_weights();
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
@@ -132,26 +131,31 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
     cell = {key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
   };
   std::size_t i = 0, out = 0;
-  // Copies held[i, end) as they are stored, with their wide weights in order.
-  auto copy_held = [&](std::size_t end) {
-    std::memcpy(merged + out, held + i, (end - i) * sizeof(StoredCell));
-    if (bucket.wide > 0) {
-      for (std::size_t k = i; k < end; ++k) {
-        if (held[k].weight() == StoredCell::kWide) wide_.push_back(held[k].weight(held_wide));
-      }
+  // Copies the held cells with keys below `bound` as they are stored, with
+  // their wide weights in order, as they are scanned: the runs between two
+  // new cells are short, and a memcpy call a run cost more than the cells.
+  auto copy_held_before = [&](std::uint32_t bound) {
+    if (bucket.wide == 0) {
+      while (i < n_held && held[i].key < bound) merged[out++] = held[i++];
+      return;
     }
-    out += end - i;
-    i = end;
+    for (; i < n_held && held[i].key < bound; ++i) {
+      if (held[i].weight() == StoredCell::kWide) wide_.push_back(held[i].weight(held_wide));
+      merged[out++] = held[i];
+    }
   };
   for (const MatrixCell& cell : fresh) {
-    std::size_t end = i;
-    while (end < n_held && held[end].key < cell.key) ++end;
-    if (end > i) copy_held(end);
+    copy_held_before(cell.key);
     std::uint64_t weight = cell.weight;
     if (i < n_held && held[i].key == cell.key) weight += held[i++].weight(held_wide);
     store(merged[out++], cell.key, weight);
   }
-  if (i < n_held) copy_held(n_held);
+  // The rest in one run, and its wide weights.
+  std::memcpy(merged + out, held + i, (n_held - i) * sizeof(StoredCell));
+  out += n_held - i;
+  for (; bucket.wide > 0 && i < n_held; ++i) {
+    if (held[i].weight() == StoredCell::kWide) wide_.push_back(held[i].weight(held_wide));
+  }
   const std::size_t bytes = out * sizeof(StoredCell) + wide_.size() * sizeof(std::uint64_t);
   if (bytes != (n_held + n_fresh) * sizeof(StoredCell)) {
     auto* resized = static_cast<StoredCell*>(std::realloc(merged, bytes));
