@@ -14,12 +14,12 @@ void DiversityBuilder::side_read(bool input, std::span<const WordId> words, std:
 
 void DiversityBuilder::add_pair(std::uint32_t tgt_len, bool same_text) {
   pairs_.push_back({last_side_[0], same_text ? last_side_[0] : last_side_[1], tgt_len});
-  if (pairs_.size() == kBatchPairs) flush();
+  if (batch_full()) flush();
 }
 
 void DiversityBuilder::add_bad_line() {
   pairs_.push_back({kNone, kNone, 0});
-  if (pairs_.size() == kBatchPairs) flush();
+  if (batch_full()) flush();
 }
 
 void DiversityBuilder::finish() { flush(); }

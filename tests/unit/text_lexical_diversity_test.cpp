@@ -257,6 +257,36 @@ NgramMatches naive_matches(const std::vector<WordId>& input, const std::vector<W
   return m;
 }
 
+// Rows are made in batches: a run of pairs with the same input, bad lines
+// and one-sided lines across the batch bounds get the rows each pair gets
+// read alone.
+TEST(LexicalDiversity, BatchesGiveEachPairItsOwnRow) {
+  std::mt19937 random(5);
+  const std::vector<std::string> words = {"a", "b", "c", "#d", "@e", "http://f.g", "h?", "i"};
+  auto sentence = [&] {
+    std::string text;
+    for (std::size_t n = random() % 7; n-- > 0;) text += words[random() % words.size()] + (n ? " " : "");
+    return text;
+  };
+  std::vector<std::string> lines;
+  std::string input = sentence();
+  for (int i = 0; i < 1500; ++i) {
+    if (random() % 4 == 0) input = sentence();  // else the input repeats, as in the Twitter URL file
+    if (random() % 50 == 0) {
+      lines.push_back("a bad line, no tab");
+    } else {
+      lines.push_back(input + "\t" + (random() % 10 == 0 ? input : sentence()));
+    }
+  }
+  const auto all = read(lines);
+  ASSERT_EQ(all->share.size(), lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto alone = read({lines[i]});
+    ASSERT_EQ(all->matches(i), alone->matches(0)) << "line " << i << ": " << lines[i];
+    ASSERT_EQ(all->markers(i), alone->markers(0)) << "line " << i << ": " << lines[i];
+  }
+}
+
 TEST(LexicalDiversity, TheIndexCountsAsTheNaiveDefinition) {
   std::mt19937 random(7);
   NgramOverlap overlap;

@@ -32,7 +32,9 @@ class DiversityBuilder {
   void finish();
 
  private:
-  static constexpr std::size_t kBatchPairs = 256;
+  // A batch: 256 pairs, fewer when their text passes 1 MiB (long lines; the
+  // offsets in it then stay within 32 bits, lines being at most 1 GiB).
+  static constexpr std::size_t kBatchPairs = 256, kBatchBytes = std::size_t{1} << 20;
   static constexpr std::uint32_t kNone = ~0u;  // no side
 
   struct Side {
@@ -45,6 +47,7 @@ class DiversityBuilder {
     std::uint32_t tgt_len;
   };
   std::span<const WordId> words_of(const Side& side) const { return {words_.data() + side.first_word, side.words}; }
+  bool batch_full() const { return pairs_.size() == kBatchPairs || text_.size() > kBatchBytes; }
   void add_row(const Pair& pair);
   // Makes the batch's rows; the next batch starts with the last sides read.
   void flush();
