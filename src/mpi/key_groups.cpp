@@ -11,9 +11,12 @@ namespace tdcone::mpi {
 
 namespace {
 
+// A run of a rank's consecutive pairs with one key (a source repeated over
+// its candidates is one record, not one a pair).
 struct KeyRecord {
   text::DedupKey key;
-  std::uint64_t pair_id = 0;
+  std::uint64_t pair_id = 0;  // the run's first
+  std::uint64_t count = 0;    // pairs in the run
 };
 
 // The order of the keys on their owner: by the low word first (the owner was
@@ -56,17 +59,28 @@ int owner_of(const text::DedupKey& key, int ranks) {
   return static_cast<int>((static_cast<unsigned __int128>(key.high) * static_cast<unsigned>(ranks)) >> 64);
 }
 
-// Sends the key of each pair but the bad lines to its owner; returns what this rank owns.
+// Sends each run of pairs with one key (bad lines aside) to the key's owner;
+// returns what this rank owns.
 std::vector<KeyRecord> route_keys(const boost::mpi::communicator& comm, std::uint64_t first_pair_id,
                                   std::span<const text::DedupKey> keys, std::span<const std::uint8_t> flags) {
   const int ranks = comm.size();
+  const auto for_each_run = [&](auto visit) {
+    for (std::size_t i = 0; i < keys.size();) {
+      if (flags[i] & schema::bad_line) {
+        ++i;
+        continue;
+      }
+      std::size_t end = i + 1;
+      while (end < keys.size() && !(flags[end] & schema::bad_line) && keys[end] == keys[i]) ++end;
+      visit(KeyRecord{keys[i], first_pair_id + i, end - i});
+      i = end;
+    }
+  };
   std::vector<std::size_t> counts(ranks);
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    if (!(flags[i] & schema::bad_line)) ++counts[owner_of(keys[i], ranks)];
+  for_each_run([&](const KeyRecord& run) { ++counts[owner_of(run.key, ranks)]; });
   std::vector<std::vector<KeyRecord>> outbox(ranks);
   for (int r = 0; r < ranks; ++r) outbox[r].reserve(counts[r]);
-  for (std::size_t i = 0; i < keys.size(); ++i)
-    if (!(flags[i] & schema::bad_line)) outbox[owner_of(keys[i], ranks)].push_back({keys[i], first_pair_id + i});
+  for_each_run([&](const KeyRecord& run) { outbox[owner_of(run.key, ranks)].push_back(run); });
   return all_to_all(MPI_Comm(comm), outbox).records;
 }
 
@@ -94,15 +108,16 @@ KeyGroups group_keys(const boost::mpi::communicator& comm, std::uint64_t first_p
   std::vector<std::vector<KeyGroup>> answers(comm.size());
   std::uint64_t counts[2] = {0, 0};  // later copies, pairs in the other set
   for (std::size_t begin = 0; begin < owned.size();) {
-    std::size_t end = begin + 1;
-    while (end < owned.size() && owned[end].key == owned[begin].key) ++end;
-    const std::uint64_t size = end - begin;
+    std::size_t end = begin;
+    std::uint64_t size = 0;
+    for (; end < owned.size() && owned[end].key == owned[begin].key; ++end) size += owned[end].count;
     const bool in_other = std::binary_search(other.begin(), other.end(), owned[begin].key, key_before);
     counts[0] += size - 1;
     if (in_other) counts[1] += size;
     if (size > 1 || in_other)  // the rest are groups of one: the home rank knows them without a word
       for (std::size_t k = begin; k < end; ++k)
-        answers[home_of(owned[k].pair_id)].push_back({owned[k].pair_id, owned[begin].pair_id, size, in_other ? 1u : 0u});
+        answers[home_of(owned[k].pair_id)].push_back(
+            {owned[k].pair_id, owned[begin].pair_id, size, in_other ? 1u : 0u, owned[k].count});
     begin = end;
   }
   std::vector<KeyRecord>().swap(owned);

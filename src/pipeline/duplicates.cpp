@@ -41,11 +41,12 @@ Duplicates Duplicates::find(const boost::mpi::communicator& comm, text::Tokenize
     found.counts_ = {pairs.later_copies, pairs.in_other, reference != nullptr};
     std::vector<std::pair<std::uint64_t, std::uint64_t>> later;  // (local pair, its first occurrence)
     for (const mpi::KeyGroup& group : pairs.groups) {
-      const std::size_t i = group.pair_id - offset;
-      if (group.in_other) corpus.flags[i] |= schema::in_reference;
-      if (group.first != group.pair_id) {
-        corpus.flags[i] |= schema::duplicate;
-        later.emplace_back(i, group.first);
+      for (std::size_t i = group.pair_id - offset; i < group.pair_id - offset + group.count; ++i) {
+        if (group.in_other) corpus.flags[i] |= schema::in_reference;
+        if (group.first != offset + i) {
+          corpus.flags[i] |= schema::duplicate;
+          later.emplace_back(i, group.first);
+        }
       }
     }
     std::sort(later.begin(), later.end());
@@ -65,7 +66,7 @@ Duplicates Duplicates::find(const boost::mpi::communicator& comm, text::Tokenize
       found.src_groups_.emplace_back(group.first, group.size);
       at->second = static_cast<std::uint32_t>(found.src_groups_.size());
     }
-    found.src_group_index_[group.pair_id - offset] = at->second;
+    std::fill_n(found.src_group_index_.begin() + static_cast<std::ptrdiff_t>(group.pair_id - offset), group.count, at->second);
   }
   return found;
 }

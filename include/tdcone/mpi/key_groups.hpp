@@ -14,13 +14,15 @@
 
 namespace tdcone::mpi {
 
-/// One local pair's group: told only for a pair whose key is shared (size of
-/// 2 or more) or is in the other set.
+/// The group of a run of local pairs, pair_id .. pair_id + count - 1, with
+/// one key: told only for a key that is shared (size of 2 or more) or is in
+/// the other set.
 struct KeyGroup {
   std::uint64_t pair_id = 0;
   std::uint64_t first = 0;  // the smallest pair_id with the key, over all ranks
   std::uint64_t size = 0;   // pairs with the key
   std::uint64_t in_other = 0;  // 1: the key is also a key of the other set (the reference)
+  std::uint64_t count = 1;     // pairs in the run
   bool operator==(const KeyGroup&) const = default;
 };
 
