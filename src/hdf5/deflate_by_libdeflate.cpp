@@ -1,5 +1,5 @@
 // zlib's compress2(), defined by this program with libdeflate. HDF5's deflate
-// filter (shuffle + deflate level 4, our default compression) compresses each
+// filter (shuffle + deflate level 1, our default compression) compresses each
 // chunk with one compress2() call, and the program's definition takes the
 // place of zlib's for every library of the process (ELF symbol interposition):
 // the same zlib stream format at the same level, which any zlib inflates, so

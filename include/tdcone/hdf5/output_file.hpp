@@ -15,7 +15,7 @@
 
 namespace tdcone::h5 {
 
-enum class Compression { deflate, zstd, none };  // deflate = shuffle + deflate level 4
+enum class Compression { deflate, zstd, none };  // deflate = shuffle (integer columns) + deflate level 1
 
 /// Throws UsageError if `path` exists and `force` is false, if it exists and
 /// is not a regular file (a directory, device, FIFO; --force or not), or if
