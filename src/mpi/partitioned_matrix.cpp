@@ -150,8 +150,8 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
     if (i < n_held && held[i].key == cell.key) weight += held[i++].weight(held_wide);
     store(merged[out++], cell.key, weight);
   }
-  // The rest in one run, and its wide weights.
-  std::memcpy(merged + out, held + i, (n_held - i) * sizeof(StoredCell));
+  // The rest in one run, and its wide weights (an empty bucket has no block: no memcpy from null).
+  if (i < n_held) std::memcpy(merged + out, held + i, (n_held - i) * sizeof(StoredCell));
   out += n_held - i;
   for (; bucket.wide > 0 && i < n_held; ++i) {
     if (held[i].weight() == StoredCell::kWide) wide_.push_back(held[i].weight(held_wide));
