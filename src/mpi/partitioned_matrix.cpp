@@ -95,68 +95,98 @@ PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
   for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
 }
 
-void PartitionedMatrix::clear_table(std::size_t slots) {
+void PartitionedMatrix::use_table(std::size_t slots) {
   table_slots_ = slots;
   table_shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots));
-  if (table_.size() < slots) table_.resize(slots);
-  std::fill_n(table_.begin(), slots, 0u);
+  if (table_.size() < slots) table_.resize(slots);  // new slots are empty
+  if (slot_of_.size() < slots / 2) slot_of_.resize(slots / 2);
+}
+
+void PartitionedMatrix::empty_table(std::size_t row_cells) {
+  for (std::size_t i = 0; i < row_cells; ++i) table_[slot_of_[i]] = 0;
 }
 
 void PartitionedMatrix::grow_table(std::span<const MatrixCell> row_cells, std::size_t first, std::size_t wanted) {
   std::size_t slots = table_slots_;
   while (wanted * 2 > slots) slots *= 2;
-  clear_table(slots);
+  empty_table(row_cells.size());
+  use_table(slots);
   const std::size_t last = table_slots_ - 1;
   for (std::size_t i = 0; i < row_cells.size(); ++i) {
     const std::uint32_t key = row_cells[i].key;
     std::size_t at = (key * 0x9E3779B1u) >> table_shift_;
     while (table_[at] != 0) at = (at + 1) & last;
     table_[at] = (std::uint64_t{first + i + 1} << 32) | key;
+    slot_of_[i] = static_cast<std::uint32_t>(at);
   }
 }
 
 void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> fresh) {
   // One pass into a new block (a round adds about one cell for every two or
   // three held), then the block is cut to size in place with the wide
-  // weights after the cells.
+  // weights and their places after the cells.
   const StoredCell* held = bucket.cells.get();
   const unsigned char* held_wide = bucket.wide_weights();
+  const unsigned char* held_wide_at = bucket.wide_places();
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
   auto* merged = static_cast<StoredCell*>(std::malloc((n_held + n_fresh) * sizeof(StoredCell)));
   if (merged == nullptr) throw std::bad_alloc();
   merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(merged));
   wide_.clear();
-  auto store = [this](StoredCell& cell, std::uint32_t key, std::uint64_t weight) {
-    if (weight >= StoredCell::kWide) wide_.push_back(std::exchange(weight, StoredCell::kWide));
-    cell = {key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
+  wide_at_.clear();
+  auto held_wide_place = [&](std::size_t k) {
+    std::uint32_t at;
+    std::memcpy(&at, held_wide_at + k * sizeof at, sizeof at);
+    return std::size_t{at};
   };
-  std::size_t i = 0, out = 0;
-  // Copies the held cells with keys below `bound` as they are stored, with
-  // their wide weights in order, as they are scanned: the runs between two
-  // new cells are short, and a memcpy call a run cost more than the cells.
-  auto copy_held_before = [&](std::uint32_t bound) {
-    if (bucket.wide == 0) {
-      while (i < n_held && held[i].key < bound) merged[out++] = held[i++];
-      return;
-    }
-    for (; i < n_held && held[i].key < bound; ++i) {
-      if (held[i].weight() == StoredCell::kWide) wide_.push_back(held[i].weight(held_wide));
-      merged[out++] = held[i];
+  auto held_wide_weight = [&](std::size_t k) {
+    std::uint64_t weight;
+    std::memcpy(&weight, held_wide + k * sizeof weight, sizeof weight);
+    return weight;
+  };
+  // w: the held wide weights passed; the place of the next (n_held: none).
+  std::size_t i = 0, out = 0, w = 0;
+  std::size_t next_wide = bucket.wide > 0 ? held_wide_place(0) : n_held;
+  auto pass_wide = [&] {
+    ++w;
+    next_wide = w < bucket.wide ? held_wide_place(w) : n_held;
+  };
+  // The held wide weights of cells before held[end], which moved by `out - end`.
+  auto keep_held_wide_before = [&](std::size_t end) {
+    for (; next_wide < end; pass_wide()) {
+      wide_.push_back(held_wide_weight(w));
+      wide_at_.push_back(static_cast<std::uint32_t>(next_wide + out - end));
     }
   };
   for (const MatrixCell& cell : fresh) {
-    copy_held_before(cell.key);
+    // The held cells before it, as they are stored, four at a time while a
+    // run lasts: the runs between two new cells are short, and a memcpy call
+    // a run cost more than the cells.
+    for (; i + 4 <= n_held && held[i + 3].key < cell.key; i += 4, out += 4) std::memcpy(merged + out, held + i, 4 * sizeof(StoredCell));
+    while (i < n_held && held[i].key < cell.key) merged[out++] = held[i++];
+    keep_held_wide_before(i);
     std::uint64_t weight = cell.weight;
-    if (i < n_held && held[i].key == cell.key) weight += held[i++].weight(held_wide);
-    store(merged[out++], cell.key, weight);
+    if (i < n_held && held[i].key == cell.key) {
+      if (next_wide == i) {
+        weight += held_wide_weight(w);
+        pass_wide();
+      } else {
+        weight += held[i].weight();
+      }
+      ++i;
+    }
+    if (weight >= StoredCell::kWide) {
+      wide_.push_back(std::exchange(weight, StoredCell::kWide));
+      wide_at_.push_back(static_cast<std::uint32_t>(out));
+    }
+    merged[out++] = {cell.key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
   }
-  // The rest in one run, and its wide weights (an empty bucket has no block: no memcpy from null).
+  // The rest in one run (an empty bucket has no block: no memcpy from null).
   if (i < n_held) std::memcpy(merged + out, held + i, (n_held - i) * sizeof(StoredCell));
   out += n_held - i;
-  for (; bucket.wide > 0 && i < n_held; ++i) {
-    if (held[i].weight() == StoredCell::kWide) wide_.push_back(held[i].weight(held_wide));
-  }
-  const std::size_t bytes = out * sizeof(StoredCell) + wide_.size() * sizeof(std::uint64_t);
+  keep_held_wide_before(n_held);
+  const std::size_t cell_bytes = out * sizeof(StoredCell);
+  const std::size_t bytes = cell_bytes + wide_.size() * kWideBytes;
   if (bytes != (n_held + n_fresh) * sizeof(StoredCell)) {
     auto* resized = static_cast<StoredCell*>(std::realloc(merged, bytes));
     if (resized == nullptr) {
@@ -165,7 +195,11 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
     }
     merged = resized;
   }
-  if (!wide_.empty()) std::memcpy(reinterpret_cast<unsigned char*>(merged + out), wide_.data(), wide_.size() * sizeof(std::uint64_t));
+  if (!wide_.empty()) {
+    auto* tail = reinterpret_cast<unsigned char*>(merged) + cell_bytes;
+    std::memcpy(tail, wide_.data(), wide_.size() * sizeof(std::uint64_t));
+    std::memcpy(tail + wide_.size() * sizeof(std::uint64_t), wide_at_.data(), wide_at_.size() * sizeof(std::uint32_t));
+  }
   block_bytes_ += block_bytes(merged) - block_bytes(bucket.cells.get());
   bucket.cells.reset(merged);
   nnz_ += out - n_held;
@@ -231,9 +265,10 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   MatrixCell* cells = fresh_.data();
   std::size_t n = 0, row_first = 0;
   std::uint64_t* table = nullptr;
-  std::size_t last = 0;  // the table's slots - 1
+  std::uint32_t* slot_of = nullptr;  // the slots of the row's new cells
+  std::size_t last = 0;              // the table's slots - 1
   unsigned shift = 32;
-  auto take_table = [&] { table = table_.data(), last = table_slots_ - 1, shift = table_shift_; };
+  auto take_table = [&] { table = table_.data(), slot_of = slot_of_.data(), last = table_slots_ - 1, shift = table_shift_; };
   // Room for `more` new cells of the row: in cells, and in the table at most half full.
   auto make_room = [&](std::size_t more) {
     if (n + more > fresh_.size()) {
@@ -250,6 +285,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
       const std::uint64_t slot = table[at];
       if (slot == 0) {
         cells[n] = {key, weight};
+        slot_of[n - row_first] = static_cast<std::uint32_t>(at);
         table[at] = (std::uint64_t{++n} << 32) | key;
         return;
       }
@@ -265,8 +301,9 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   for (std::size_t r = 0; r < places; ++r) {
     const std::uint32_t first = row_start_[r], end = row_start_[r + 1];
     if (first < end) {
-      // About three new cells a job, at most a table that fits L1; rows with more grow it.
-      clear_table(std::bit_ceil(std::clamp<std::size_t>(std::size_t{8} * (end - first), 16, kTableSlotsInL1)));
+      // A table that fits L1 for every row (emptying it costs only the slots
+      // a row took): rows of more cells grow it.
+      use_table(kTableSlotsInL1);
       take_table();
       row_first = n;
       const std::size_t in_bucket = r & (rows_per_bucket - 1);
@@ -303,6 +340,9 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
           updates += n_yo + 1;
         }
       }
+      // The table empty again for the next row, by the slots the row took
+      // (cheaper than clearing every slot: a row fills few of them).
+      empty_table(n - row_first);
       // Sorted while they are in cache: the rows of a bucket come in key order.
       sort_cells({cells + row_first, n - row_first}, scratch_, count_);
     }
@@ -316,8 +356,8 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
 }
 
 std::uint64_t PartitionedMatrix::bytes() const {
-  return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) + wide_.capacity() * 8 +
-         jobs_.capacity() * sizeof(PlacedJob) + table_.capacity() * 8 + (row_start_.capacity() + count_.capacity()) * 4 +
+  return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) + wide_.capacity() * 8 + wide_at_.capacity() * 4 +
+         jobs_.capacity() * sizeof(PlacedJob) + table_.capacity() * 8 + (row_start_.capacity() + count_.capacity() + slot_of_.capacity()) * 4 +
          buckets_.capacity() * sizeof(Bucket);
 }
 
@@ -326,7 +366,9 @@ void PartitionedMatrix::finish() {
   // Swapped with empty vectors: `v = {}` would assign an empty list and keep the capacity.
   for (auto* scratch : {&fresh_, &scratch_}) std::vector<MatrixCell>().swap(*scratch);
   std::vector<std::uint64_t>().swap(wide_);
+  std::vector<std::uint32_t>().swap(wide_at_);
   std::vector<std::uint64_t>().swap(table_);
+  std::vector<std::uint32_t>().swap(slot_of_);
   for (auto* scratch : {&row_start_, &count_}) std::vector<std::uint32_t>().swap(*scratch);
   std::vector<PlacedJob>().swap(jobs_);
   merge_peak_ = 0;

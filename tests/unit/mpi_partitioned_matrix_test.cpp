@@ -122,6 +122,38 @@ TEST(PartitionedMatrixTest, WeightsOf48BitsAndMoreSumExactlyAcrossRounds) {
   EXPECT_LT(expected.at({70, 6, 0}), mpi::StoredCell::kWide);
 }
 
+TEST(PartitionedMatrixTest, WideWeightsAmongManyNarrowOnesKeepTheirPlacesAcrossRounds) {
+  // A bucket stores where its wide weights' cells are, and a merge copies
+  // the held cells between them in runs: frequent (row, NULL) cells turn wide
+  // amid long runs of narrow ones, round after round.
+  const auto vocabulary = words(3000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 2);
+  const mpi::WeightScale scale(10000);  // one unit is 2^48: a cell summing a few shares is wide
+  std::mt19937 rng(11);
+  Messages all;
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> expected;
+  for (int pair = 0; pair < 12000; ++pair) {
+    const std::uint32_t row = 1 + rng() % 300, group = rng() % 2;
+    std::vector<std::uint32_t> yo;
+    for (std::uint32_t k = 1 + rng() % 10; k > 0; --k) yo.push_back(1 + (rng() % 8 == 0 ? rng() % 4 : rng() % 3000));
+    std::sort(yo.begin(), yo.end());
+    yo.erase(std::unique(yo.begin(), yo.end()), yo.end());
+    all.spread(group, row, yo);
+    const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
+    for (auto t : yo) expected[{row, t, group}] += share;
+    expected[{row, 0, group}] += share;
+  }
+  const auto wide = std::count_if(expected.begin(), expected.end(), [](const auto& c) { return c.second >= mpi::StoredCell::kWide; });
+  ASSERT_GT(wide, 300);
+  ASSERT_GT(expected.size(), 20 * static_cast<std::size_t>(wide));
+  PartitionedMatrix m(layout, scale);
+  for (std::size_t from = 0; from < all.jobs.size(); from += 997) {
+    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(997, all.jobs.size() - from)));
+  }
+  m.finish();
+  EXPECT_EQ(cells_of(m), expected);
+}
+
 // Messages of every kind (rule 1, rule 2 uniform and weighted, the NULL
 // row), with their jobs listed one by one.
 struct MixedMessages {

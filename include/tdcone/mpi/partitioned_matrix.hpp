@@ -162,12 +162,17 @@ class PartitionedMatrix {
     void operator()(StoredCell* cells) const { std::free(cells); }
   };
   // A bucket's cells, sorted by key, in a malloc block of exactly `size`
-  // cells and then its `wide` weights, in the order of their cells.
+  // cells, then its `wide` weights in the order of their cells (8 bytes
+  // each), then the places of those cells in the bucket (4 bytes each): a
+  // merge copies the cells between two wide ones without looking at them.
+  static constexpr std::size_t kWideBytes = sizeof(std::uint64_t) + sizeof(std::uint32_t);
   struct Bucket {
     std::unique_ptr<StoredCell, FreeBlock> cells;
     std::size_t size = 0, wide = 0;
     /// The wide weights, unaligned.
     const unsigned char* wide_weights() const { return reinterpret_cast<const unsigned char*>(cells.get() + size); }
+    /// The places of their cells, unaligned 32-bit.
+    const unsigned char* wide_places() const { return wide_weights() + wide * sizeof(std::uint64_t); }
   };
 
   // A job placed by its row: the row is where it lies in jobs_.
@@ -189,8 +194,10 @@ class PartitionedMatrix {
   void place_jobs(ForEachJob for_each_job);
   /// Adds the cells of the placed jobs.
   void add_placed(std::span<const std::uint32_t> words);
-  /// Empties the table, with `slots` (a power of two) in use.
-  void clear_table(std::size_t slots);
+  /// Puts `slots` (a power of two) of the table in use; it is empty between rows.
+  void use_table(std::size_t slots);
+  /// Empties the slots of the row's first `row_cells` new cells (slot_of_).
+  void empty_table(std::size_t row_cells);
   /// Doubles the table's slots until `wanted` cells fill at most half, and
   /// puts back the row's new cells, `row_cells` (at `first` in fresh_).
   void grow_table(std::span<const MatrixCell> row_cells, std::size_t first, std::size_t wanted);
@@ -211,14 +218,16 @@ class PartitionedMatrix {
   // room for a bucket's new cells (fresh_: its size is the room, add_placed
   // counts the cells), a row's summed in place through an open-addressing
   // table of (1 + their index in fresh_) << 32 | key (0: empty; its first
-  // table_slots_ slots in use), then sorted.
+  // table_slots_ slots in use; slot_of_: the slot of each of the row's new
+  // cells, to empty it after the row), then sorted.
   std::vector<PlacedJob> jobs_;
   std::vector<MatrixCell> fresh_, scratch_;
-  std::vector<std::uint64_t> wide_;  // a merge's wide weights
+  std::vector<std::uint64_t> wide_;     // a merge's wide weights
+  std::vector<std::uint32_t> wide_at_;  // and the places of their cells
   std::vector<std::uint64_t> table_;
   std::size_t table_slots_ = 0;
   unsigned table_shift_ = 32;
-  std::vector<std::uint32_t> row_start_, count_;
+  std::vector<std::uint32_t> row_start_, count_, slot_of_;
 };
 
 }  // namespace tdcone::mpi
