@@ -301,9 +301,9 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   for (std::size_t r = 0; r < places; ++r) {
     const std::uint32_t first = row_start_[r], end = row_start_[r + 1];
     if (first < end) {
-      // A table that fits L1 for every row (emptying it costs only the slots
-      // a row took): rows of more cells grow it.
-      use_table(kTableSlotsInL1);
+      // About eight new cells a job, at most a table that fits L1; rows with
+      // more grow it. Not larger: the lines a row touches spread with the slots.
+      use_table(std::bit_ceil(std::clamp<std::size_t>(std::size_t{16} * (end - first), 16, kTableSlotsInL1)));
       take_table();
       row_first = n;
       const std::size_t in_bucket = r & (rows_per_bucket - 1);
