@@ -39,9 +39,26 @@ struct Messages {
   }
 };
 
+using Cells = std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t>;
+
+// Random uniform rule-2 rows into `all`, and the cells they sum to into
+// `expected`: `pick(rng)` gives a pair's (row, group, y\x words).
+template <class Pick>
+void random_spreads(int pairs, std::mt19937& rng, Pick pick, const mpi::WeightScale& scale, Messages& all, Cells& expected) {
+  for (int pair = 0; pair < pairs; ++pair) {
+    auto [row, group, yo] = pick(rng);
+    std::sort(yo.begin(), yo.end());
+    yo.erase(std::unique(yo.begin(), yo.end()), yo.end());
+    all.spread(group, row, yo);
+    const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
+    for (auto t : yo) expected[{row, t, group}] += share;
+    expected[{row, 0, group}] += share;
+  }
+}
+
 // (row, column, group) -> fixed-point weight, read back through the cursor.
-std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> cells_of(const PartitionedMatrix& m) {
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> cells;
+Cells cells_of(const PartitionedMatrix& m) {
+  Cells cells;
   PartitionedMatrix::RowCursor rows(m);
   std::uint64_t last_position = 0;
   bool first = true;
@@ -69,18 +86,13 @@ TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) {
   const mpi::WeightScale scale(20000);
   std::mt19937 rng(7);
   Messages all;
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> expected;
-  for (int pair = 0; pair < 20000; ++pair) {
-    const std::uint32_t row = 1 + rng() % 400, group = rng() % 3;  // frequent rows repeat
+  Cells expected;
+  random_spreads(20000, rng, [](std::mt19937& r) {
+    const std::uint32_t row = 1 + r() % 400, group = r() % 3;  // frequent rows repeat
     std::vector<std::uint32_t> yo;
-    for (std::uint32_t k = rng() % 12; k > 0; --k) yo.push_back(1 + rng() % 3000);
-    std::sort(yo.begin(), yo.end());
-    yo.erase(std::unique(yo.begin(), yo.end()), yo.end());
-    all.spread(group, row, yo);
-    const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
-    for (auto t : yo) expected[{row, t, group}] += share;
-    expected[{row, 0, group}] += share;
-  }
+    for (std::uint32_t k = r() % 12; k > 0; --k) yo.push_back(1 + r() % 3000);
+    return std::make_tuple(row, group, yo);
+  }, scale, all, expected);
   PartitionedMatrix one_round(layout, scale);
   one_round.add(all.words, all.jobs);
   one_round.finish();
@@ -100,7 +112,7 @@ TEST(PartitionedMatrixTest, WeightsOf48BitsAndMoreSumExactlyAcrossRounds) {
   const auto layout = MatrixLayout::make(words(200), 0, 1);
   const mpi::WeightScale scale(10000);
   ASSERT_EQ(scale.fixed(1.0), std::uint64_t{1} << 48);
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> expected;
+  Cells expected;
   PartitionedMatrix m(layout, scale);
   // Each round: row 5 over {7} (halves: narrow, then wide once summed), row 6
   // over {7, 9, 11} (quarters), and row 70 (another bucket) over 1..k.
@@ -131,18 +143,13 @@ TEST(PartitionedMatrixTest, WideWeightsAmongManyNarrowOnesKeepTheirPlacesAcrossR
   const mpi::WeightScale scale(10000);  // one unit is 2^48: a cell summing a few shares is wide
   std::mt19937 rng(11);
   Messages all;
-  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t> expected;
-  for (int pair = 0; pair < 12000; ++pair) {
-    const std::uint32_t row = 1 + rng() % 300, group = rng() % 2;
+  Cells expected;
+  random_spreads(12000, rng, [](std::mt19937& r) {
+    const std::uint32_t row = 1 + r() % 300, group = r() % 2;
     std::vector<std::uint32_t> yo;
-    for (std::uint32_t k = 1 + rng() % 10; k > 0; --k) yo.push_back(1 + (rng() % 8 == 0 ? rng() % 4 : rng() % 3000));
-    std::sort(yo.begin(), yo.end());
-    yo.erase(std::unique(yo.begin(), yo.end()), yo.end());
-    all.spread(group, row, yo);
-    const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
-    for (auto t : yo) expected[{row, t, group}] += share;
-    expected[{row, 0, group}] += share;
-  }
+    for (std::uint32_t k = 1 + r() % 10; k > 0; --k) yo.push_back(1 + (r() % 8 == 0 ? r() % 4 : r() % 3000));
+    return std::make_tuple(row, group, yo);
+  }, scale, all, expected);
   const auto wide = std::count_if(expected.begin(), expected.end(), [](const auto& c) { return c.second >= mpi::StoredCell::kWide; });
   ASSERT_GT(wide, 300);
   ASSERT_GT(expected.size(), 20 * static_cast<std::size_t>(wide));
