@@ -7,10 +7,9 @@
 // Storage follows the data: rows are spread over buckets, each a sorted array
 // of 10-byte cells (32-bit key, 48-bit weight) in a block of exactly its
 // size, with the few weights that need more bits (and where their cells
-// are) after them. A round's new
-// cells of a row are summed in a hash table that stays in L1 and sorted while
-// in cache; a bucket's are then merged with its block into a new one: no
-// slack, about 10 bytes a non-zero.
+// are) after them. A round's new cells of a row are summed in a hash table
+// that stays in L1 and sorted while in cache; a bucket's are then merged with
+// its block into a new one: no slack, about 10 bytes a non-zero.
 #include <array>
 #include <bit>
 #include <cmath>
