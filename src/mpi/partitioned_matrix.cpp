@@ -20,7 +20,7 @@ namespace {
 // sorting of them stay within a core's L2 cache.
 constexpr unsigned kMaxRowBits = 6;
 
-// 32 KiB of 8-byte slots.
+// 48 KiB of 12-byte slots (a key and its weight): a core's L1.
 constexpr std::size_t kTableSlotsInL1 = 4096;
 
 // Sorts cells of distinct keys by key: least significant digit first, over
@@ -98,25 +98,30 @@ PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
 void PartitionedMatrix::use_table(std::size_t slots) {
   table_slots_ = slots;
   table_shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots));
-  if (table_.size() < slots) table_.resize(slots);  // new slots are empty
+  if (table_weights_.size() < slots) table_keys_.resize(slots), table_weights_.resize(slots);  // new slots are empty
   if (slot_of_.size() < slots / 2) slot_of_.resize(slots / 2);
 }
 
-void PartitionedMatrix::empty_table(std::size_t row_cells) {
-  for (std::size_t i = 0; i < row_cells; ++i) table_[slot_of_[i]] = 0;
+void PartitionedMatrix::take_row(std::size_t row_cells, MatrixCell* out) {
+  for (std::size_t i = 0; i < row_cells; ++i) {
+    const std::uint32_t at = slot_of_[i];
+    out[i] = {table_keys_[at], std::exchange(table_weights_[at], 0)};
+  }
 }
 
-void PartitionedMatrix::grow_table(std::span<const MatrixCell> row_cells, std::size_t first, std::size_t wanted) {
+void PartitionedMatrix::grow_table(std::size_t row_cells, std::size_t wanted) {
   std::size_t slots = table_slots_;
   while (wanted * 2 > slots) slots *= 2;
-  empty_table(row_cells.size());
+  if (scratch_.size() < row_cells) scratch_.resize(row_cells);
+  take_row(row_cells, scratch_.data());
   use_table(slots);
   const std::size_t last = table_slots_ - 1;
-  for (std::size_t i = 0; i < row_cells.size(); ++i) {
-    const std::uint32_t key = row_cells[i].key;
-    std::size_t at = (key * 0x9E3779B1u) >> table_shift_;
-    while (table_[at] != 0) at = (at + 1) & last;
-    table_[at] = (std::uint64_t{first + i + 1} << 32) | key;
+  for (std::size_t i = 0; i < row_cells; ++i) {
+    const MatrixCell cell = scratch_[i];
+    std::size_t at = (cell.key * 0x9E3779B1u) >> table_shift_;
+    while (table_weights_[at] != 0) at = (at + 1) & last;
+    table_keys_[at] = cell.key;
+    table_weights_[at] = cell.weight;
     slot_of_[i] = static_cast<std::uint32_t>(at);
   }
 }
@@ -258,39 +263,41 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   const std::uint64_t one = scale_.fixed(1.0);
   constexpr std::size_t kPrefetchAhead = 8;  // jobs: their messages are scattered over the receive buffer
   std::uint64_t updates = 0;
-  // A bucket's new cells are cells[0, n), the current row's from row_first,
-  // summed through the table: slots of (1 + index in cells) << 32 | key, 0
-  // empty. Locals, not members: a member would be loaded again after every
-  // store through a pointer (it might be the one written).
-  MatrixCell* cells = fresh_.data();
-  std::size_t n = 0, row_first = 0;
-  std::uint64_t* table = nullptr;
+  // A bucket's new cells are fresh_[0, n); the current row's, m of them, are
+  // summed in the table (keys and weights side by side; weight 0 is empty, as
+  // no weight is 0: WeightScale::fixed) and join them when the row ends.
+  // Locals, not members: a member would be loaded again after every store
+  // through a pointer (it might be the one written).
+  std::size_t n = 0, m = 0;
+  std::uint32_t* keys = nullptr;
+  std::uint64_t* weights = nullptr;
   std::uint32_t* slot_of = nullptr;  // the slots of the row's new cells
   std::size_t last = 0;              // the table's slots - 1
   unsigned shift = 32;
-  auto take_table = [&] { table = table_.data(), slot_of = slot_of_.data(), last = table_slots_ - 1, shift = table_shift_; };
-  // Room for `more` new cells of the row: in cells, and in the table at most half full.
+  auto take_table = [&] {
+    keys = table_keys_.data(), weights = table_weights_.data(), slot_of = slot_of_.data();
+    last = table_slots_ - 1, shift = table_shift_;
+  };
+  // Room in the table, at most half full, for `more` new cells of the row.
   auto make_room = [&](std::size_t more) {
-    if (n + more > fresh_.size()) {
-      fresh_.resize(std::max(n + more, 2 * fresh_.size()));
-      cells = fresh_.data();
-    }
-    if ((n - row_first + more) * 2 > last + 1) {
-      grow_table({cells + row_first, n - row_first}, row_first, n - row_first + more);
+    if ((m + more) * 2 > last + 1) {
+      grow_table(m, m + more);
       take_table();
     }
   };
+  // The key is compared only where the slot holds a weight; the weight's
+  // address does not wait for the key's load.
   auto add = [&](std::uint32_t key, std::uint64_t weight) {
     for (std::size_t at = (key * 0x9E3779B1u) >> shift;; at = (at + 1) & last) {
-      const std::uint64_t slot = table[at];
-      if (slot == 0) {
-        cells[n] = {key, weight};
-        slot_of[n - row_first] = static_cast<std::uint32_t>(at);
-        table[at] = (std::uint64_t{++n} << 32) | key;
+      const std::uint64_t held = weights[at];
+      if (held == 0) {
+        keys[at] = key;
+        weights[at] = weight;
+        slot_of[m++] = static_cast<std::uint32_t>(at);
         return;
       }
-      if (static_cast<std::uint32_t>(slot) == key) {  // one load decides hit or miss
-        cells[(slot >> 32) - 1].weight += weight;
+      if (keys[at] == key) {
+        weights[at] = held + weight;
         return;
       }
     }
@@ -305,7 +312,6 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
       // more grow it. Not larger: the lines a row touches spread with the slots.
       use_table(std::bit_ceil(std::clamp<std::size_t>(std::size_t{16} * (end - first), 16, kTableSlotsInL1)));
       take_table();
-      row_first = n;
       const std::size_t in_bucket = r & (rows_per_bucket - 1);
       const std::uint32_t row = layout_.first_row + static_cast<std::uint32_t>(in_bucket * layout_.buckets + (r >> layout_.row_bits));
       const auto base = static_cast<std::uint32_t>(in_bucket << row_shift);
@@ -340,15 +346,19 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
           updates += n_yo + 1;
         }
       }
-      // The table empty again for the next row, by the slots the row took
-      // (cheaper than clearing every slot: a row fills few of them).
-      empty_table(n - row_first);
-      // Sorted while they are in cache: the rows of a bucket come in key order.
-      sort_cells({cells + row_first, n - row_first}, scratch_, count_);
+      // The row's cells join the bucket's, found by the slots the row took
+      // (cheaper than a walk over every slot: a row fills few of them),
+      // leaving the table empty for the next row; sorted while they are in
+      // cache, so the rows of a bucket come in key order.
+      if (n + m > fresh_.size()) fresh_.resize(std::max(n + m, 2 * fresh_.size()));
+      take_row(m, fresh_.data() + n);
+      sort_cells({fresh_.data() + n, m}, scratch_, count_);
+      n += m;
+      m = 0;
     }
     // The bucket's last row: its new cells go in.
     if ((r + 1) % rows_per_bucket == 0 && n > 0) {
-      merge_into(buckets_[r >> layout_.row_bits], {cells, n});
+      merge_into(buckets_[r >> layout_.row_bits], {fresh_.data(), n});
       n = 0;
     }
   }
@@ -357,7 +367,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
 
 std::uint64_t PartitionedMatrix::bytes() const {
   return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) + wide_.capacity() * 8 + wide_at_.capacity() * 4 +
-         jobs_.capacity() * sizeof(PlacedJob) + table_.capacity() * 8 + (row_start_.capacity() + count_.capacity() + slot_of_.capacity()) * 4 +
+         jobs_.capacity() * sizeof(PlacedJob) + table_keys_.capacity() * 4 + table_weights_.capacity() * 8 + (row_start_.capacity() + count_.capacity() + slot_of_.capacity()) * 4 +
          buckets_.capacity() * sizeof(Bucket);
 }
 
@@ -367,7 +377,8 @@ void PartitionedMatrix::finish() {
   for (auto* scratch : {&fresh_, &scratch_}) std::vector<MatrixCell>().swap(*scratch);
   std::vector<std::uint64_t>().swap(wide_);
   std::vector<std::uint32_t>().swap(wide_at_);
-  std::vector<std::uint64_t>().swap(table_);
+  std::vector<std::uint32_t>().swap(table_keys_);
+  std::vector<std::uint64_t>().swap(table_weights_);
   std::vector<std::uint32_t>().swap(slot_of_);
   for (auto* scratch : {&row_start_, &count_}) std::vector<std::uint32_t>().swap(*scratch);
   std::vector<PlacedJob>().swap(jobs_);

@@ -196,11 +196,12 @@ class PartitionedMatrix {
   void add_placed(std::span<const std::uint32_t> words);
   /// Puts `slots` (a power of two) of the table in use; it is empty between rows.
   void use_table(std::size_t slots);
-  /// Empties the slots of the row's first `row_cells` new cells (slot_of_).
-  void empty_table(std::size_t row_cells);
+  /// Writes the row's `row_cells` new cells to `out`, in the order they came
+  /// (slot_of_), and empties their slots.
+  void take_row(std::size_t row_cells, MatrixCell* out);
   /// Doubles the table's slots until `wanted` cells fill at most half, and
-  /// puts back the row's new cells, `row_cells` (at `first` in fresh_).
-  void grow_table(std::span<const MatrixCell> row_cells, std::size_t first, std::size_t wanted);
+  /// puts back the row's `row_cells` new cells.
+  void grow_table(std::size_t row_cells, std::size_t wanted);
   /// 1/n in fixed point (a row's share of each of n words).
   std::uint64_t share_of(std::uint32_t n) const { return n < share_of_.size() ? share_of_[n] : scale_.fixed(1.0 / n); }
   /// Merges sorted, combined `fresh` cells into the sorted cells of `bucket`.
@@ -215,16 +216,16 @@ class PartitionedMatrix {
   // while the one it replaces was still held.
   std::uint64_t block_bytes_ = 0, merge_peak_ = 0;
   // Round scratch, kept from round to round: the jobs of one add() by row;
-  // room for a bucket's new cells (fresh_: its size is the room, add_placed
-  // counts the cells), a row's summed in place through an open-addressing
-  // table of (1 + their index in fresh_) << 32 | key (0: empty; its first
+  // a bucket's new cells (fresh_), a row's summed first in an
+  // open-addressing table of keys and weights (weight 0: empty; its first
   // table_slots_ slots in use; slot_of_: the slot of each of the row's new
-  // cells, to empty it after the row), then sorted.
+  // cells, to take them and empty it after the row), then sorted.
   std::vector<PlacedJob> jobs_;
   std::vector<MatrixCell> fresh_, scratch_;
   std::vector<std::uint64_t> wide_;     // a merge's wide weights
   std::vector<std::uint32_t> wide_at_;  // and the places of their cells
-  std::vector<std::uint64_t> table_;
+  std::vector<std::uint32_t> table_keys_;
+  std::vector<std::uint64_t> table_weights_;
   std::size_t table_slots_ = 0;
   unsigned table_shift_ = 32;
   std::vector<std::uint32_t> row_start_, count_, slot_of_;
