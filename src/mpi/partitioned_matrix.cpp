@@ -139,16 +139,8 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
   merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(merged));
   wide_.clear();
   wide_at_.clear();
-  auto held_wide_place = [&](std::size_t k) {
-    std::uint32_t at;
-    std::memcpy(&at, held_wide_at + k * sizeof at, sizeof at);
-    return std::size_t{at};
-  };
-  auto held_wide_weight = [&](std::size_t k) {
-    std::uint64_t weight;
-    std::memcpy(&weight, held_wide + k * sizeof weight, sizeof weight);
-    return weight;
-  };
+  auto held_wide_place = [&](std::size_t k) -> std::size_t { return Bucket::load<std::uint32_t>(held_wide_at + k * 4); };
+  auto held_wide_weight = [&](std::size_t k) { return Bucket::load<std::uint64_t>(held_wide + k * 8); };
   // w: the held wide weights passed; the place of the next (n_held: none).
   std::size_t i = 0, out = 0, w = 0;
   std::size_t next_wide = bucket.wide > 0 ? held_wide_place(0) : n_held;
@@ -387,17 +379,21 @@ void PartitionedMatrix::finish() {
 
 bool PartitionedMatrix::RowCursor::next() {
   const unsigned row_shift = m_.layout_.column_bits + m_.layout_.group_bits;
-  while (bucket_ < m_.buckets_.size() && at_ >= m_.buckets_[bucket_].size) ++bucket_, at_ = 0;
+  while (bucket_ < m_.buckets_.size() && at_ >= m_.buckets_[bucket_].size) ++bucket_, at_ = 0, next_wide_ = 0;
   if (bucket_ == m_.buckets_.size()) return false;
-  if (at_ == 0) wide_ = m_.buckets_[bucket_].wide_weights();
-  const StoredCell* cells = m_.buckets_[bucket_].cells.get();
-  const std::size_t size = m_.buckets_[bucket_].size;
+  const Bucket& bucket = m_.buckets_[bucket_];
+  const StoredCell* cells = bucket.cells.get();
   const std::uint64_t row = std::uint64_t{cells[at_].key} >> row_shift;
-  cells_.clear();
+  const std::uint64_t next_row = (row + 1) << row_shift;  // the keys of later rows are at least this
   std::size_t end = at_;
-  for (; end < size && (std::uint64_t{cells[end].key} >> row_shift) == row; ++end) {
-    cells_.push_back({cells[end].key, cells[end].weight(wide_)});
-  }
+  while (end < bucket.size && cells[end].key < next_row) ++end;
+  // The weights as stored, then the wide ones in their places: no branch a cell.
+  count_ = end - at_;
+  if (cells_.size() < count_) cells_.resize(count_);
+  MatrixCell* out = cells_.data();
+  for (std::size_t k = 0; k < count_; ++k) out[k] = {cells[at_ + k].key, cells[at_ + k].weight()};
+  for (; next_wide_ < bucket.wide && bucket.wide_place(next_wide_) < end; ++next_wide_)
+    out[bucket.wide_place(next_wide_) - at_].weight = bucket.wide_weight(next_wide_);
   position_ = (std::uint64_t{bucket_} << m_.layout_.row_bits) | row;
   row_id_ = m_.layout_.first_row + static_cast<std::uint32_t>(row * m_.layout_.buckets + bucket_);
   at_ = end;

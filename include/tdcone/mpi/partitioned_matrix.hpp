@@ -72,15 +72,6 @@ struct [[gnu::packed]] StoredCell {
   std::uint32_t weight_low;
   std::uint16_t weight_high;
   std::uint64_t weight() const { return weight_low | (std::uint64_t{weight_high} << 32); }
-  /// The whole weight, reading a wide one at `wide` (unaligned) and moving past it.
-  std::uint64_t weight(const unsigned char*& wide) const {
-    std::uint64_t w = weight();
-    if (w == kWide) {
-      std::memcpy(&w, wide, sizeof w);
-      wide += sizeof w;
-    }
-    return w;
-  }
 };
 
 /// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
@@ -146,15 +137,16 @@ class PartitionedMatrix {
     /// Global id of the row's input word.
     std::uint32_t row_id() const { return row_id_; }
     /// Cells of the row, sorted by (column, group), until the next next().
-    std::span<const MatrixCell> cells() const { return cells_; }
+    std::span<const MatrixCell> cells() const { return {cells_.data(), count_}; }
 
    private:
     const PartitionedMatrix& m_;
     std::size_t bucket_ = 0, at_ = 0;
-    const unsigned char* wide_ = nullptr;  // the bucket's next wide weight
+    std::size_t next_wide_ = 0;  // the bucket's first wide weight not yet met
     std::uint64_t position_ = 0;
     std::uint32_t row_id_ = 0;
-    std::vector<MatrixCell> cells_;
+    std::vector<MatrixCell> cells_;  // the row's are the first count_
+    std::size_t count_ = 0;
   };
 
  private:
@@ -169,10 +161,19 @@ class PartitionedMatrix {
   struct Bucket {
     std::unique_ptr<StoredCell, FreeBlock> cells;
     std::size_t size = 0, wide = 0;
+    /// The k-th wide weight, and the place of its cell in the bucket.
+    std::uint64_t wide_weight(std::size_t k) const { return load<std::uint64_t>(wide_weights() + k * sizeof(std::uint64_t)); }
+    std::size_t wide_place(std::size_t k) const { return load<std::uint32_t>(wide_places() + k * sizeof(std::uint32_t)); }
     /// The wide weights, unaligned.
     const unsigned char* wide_weights() const { return reinterpret_cast<const unsigned char*>(cells.get() + size); }
     /// The places of their cells, unaligned 32-bit.
     const unsigned char* wide_places() const { return wide_weights() + wide * sizeof(std::uint64_t); }
+    template <class T>
+    static T load(const unsigned char* at) {
+      T value;
+      std::memcpy(&value, at, sizeof value);
+      return value;
+    }
   };
 
   // A job placed by its row: the row is where it lies in jobs_.
