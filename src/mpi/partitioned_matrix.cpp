@@ -131,27 +131,24 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
   // three held), then the block is cut to size in place with the wide
   // weights and their places after the cells.
   const StoredCell* held = bucket.cells.get();
-  const unsigned char* held_wide = bucket.wide_weights();
-  const unsigned char* held_wide_at = bucket.wide_places();
+  const WideList held_wide = bucket.wide_list();
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
   auto* merged = static_cast<StoredCell*>(std::malloc((n_held + n_fresh) * sizeof(StoredCell)));
   if (merged == nullptr) throw std::bad_alloc();
   merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(merged));
   wide_.clear();
   wide_at_.clear();
-  auto held_wide_place = [&](std::size_t k) -> std::size_t { return Bucket::load<std::uint32_t>(held_wide_at + k * 4); };
-  auto held_wide_weight = [&](std::size_t k) { return Bucket::load<std::uint64_t>(held_wide + k * 8); };
   // w: the held wide weights passed; the place of the next (n_held: none).
   std::size_t i = 0, out = 0, w = 0;
-  std::size_t next_wide = bucket.wide > 0 ? held_wide_place(0) : n_held;
+  std::size_t next_wide = bucket.wide > 0 ? held_wide.place(0) : n_held;
   auto pass_wide = [&] {
     ++w;
-    next_wide = w < bucket.wide ? held_wide_place(w) : n_held;
+    next_wide = w < bucket.wide ? held_wide.place(w) : n_held;
   };
   // The held wide weights of cells before held[end], which moved by `out - end`.
   auto keep_held_wide_before = [&](std::size_t end) {
     for (; next_wide < end; pass_wide()) {
-      wide_.push_back(held_wide_weight(w));
+      wide_.push_back(held_wide.weight(w));
       wide_at_.push_back(static_cast<std::uint32_t>(next_wide + out - end));
     }
   };
@@ -165,7 +162,7 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
     std::uint64_t weight = cell.weight;
     if (i < n_held && held[i].key == cell.key) {
       if (next_wide == i) {
-        weight += held_wide_weight(w);
+        weight += held_wide.weight(w);
         pass_wide();
       } else {
         weight += held[i].weight();
@@ -382,6 +379,7 @@ bool PartitionedMatrix::RowCursor::next() {
   while (bucket_ < m_.buckets_.size() && at_ >= m_.buckets_[bucket_].size) ++bucket_, at_ = 0, next_wide_ = 0;
   if (bucket_ == m_.buckets_.size()) return false;
   const Bucket& bucket = m_.buckets_[bucket_];
+  if (at_ == 0) bucket_wide_ = bucket.wide_list();
   const StoredCell* cells = bucket.cells.get();
   const std::uint64_t row = std::uint64_t{cells[at_].key} >> row_shift;
   const std::uint64_t next_row = (row + 1) << row_shift;  // the keys of later rows are at least this
@@ -392,8 +390,8 @@ bool PartitionedMatrix::RowCursor::next() {
   if (cells_.size() < count_) cells_.resize(count_);
   MatrixCell* out = cells_.data();
   for (std::size_t k = 0; k < count_; ++k) out[k] = {cells[at_ + k].key, cells[at_ + k].weight()};
-  for (; next_wide_ < bucket.wide && bucket.wide_place(next_wide_) < end; ++next_wide_)
-    out[bucket.wide_place(next_wide_) - at_].weight = bucket.wide_weight(next_wide_);
+  for (; next_wide_ < bucket.wide && bucket_wide_.place(next_wide_) < end; ++next_wide_)
+    out[bucket_wide_.place(next_wide_) - at_].weight = bucket_wide_.weight(next_wide_);
   position_ = (std::uint64_t{bucket_} << m_.layout_.row_bits) | row;
   row_id_ = m_.layout_.first_row + static_cast<std::uint32_t>(row * m_.layout_.buckets + bucket_);
   at_ = end;

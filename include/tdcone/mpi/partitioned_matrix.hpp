@@ -107,6 +107,21 @@ struct RowJob {
 };
 
 class PartitionedMatrix {
+  // A bucket's wide weights and the places of their cells, both unaligned
+  // (declared before RowCursor, which reads them).
+  struct WideList {
+    const unsigned char* weights;
+    const unsigned char* places;
+    std::uint64_t weight(std::size_t k) const { return load<std::uint64_t>(weights + k * sizeof(std::uint64_t)); }
+    std::size_t place(std::size_t k) const { return load<std::uint32_t>(places + k * sizeof(std::uint32_t)); }
+    template <class T>
+    static T load(const unsigned char* at) {
+      T value;
+      std::memcpy(&value, at, sizeof value);
+      return value;
+    }
+  };
+
  public:
   PartitionedMatrix(MatrixLayout layout, WeightScale scale);
 
@@ -142,7 +157,8 @@ class PartitionedMatrix {
    private:
     const PartitionedMatrix& m_;
     std::size_t bucket_ = 0, at_ = 0;
-    std::size_t next_wide_ = 0;  // the bucket's first wide weight not yet met
+    WideList bucket_wide_{};     // the bucket's wide weights
+    std::size_t next_wide_ = 0;  // the first not yet met
     std::uint64_t position_ = 0;
     std::uint32_t row_id_ = 0;
     std::vector<MatrixCell> cells_;  // the row's are the first count_
@@ -161,18 +177,10 @@ class PartitionedMatrix {
   struct Bucket {
     std::unique_ptr<StoredCell, FreeBlock> cells;
     std::size_t size = 0, wide = 0;
-    /// The k-th wide weight, and the place of its cell in the bucket.
-    std::uint64_t wide_weight(std::size_t k) const { return load<std::uint64_t>(wide_weights() + k * sizeof(std::uint64_t)); }
-    std::size_t wide_place(std::size_t k) const { return load<std::uint32_t>(wide_places() + k * sizeof(std::uint32_t)); }
-    /// The wide weights, unaligned.
-    const unsigned char* wide_weights() const { return reinterpret_cast<const unsigned char*>(cells.get() + size); }
-    /// The places of their cells, unaligned 32-bit.
-    const unsigned char* wide_places() const { return wide_weights() + wide * sizeof(std::uint64_t); }
-    template <class T>
-    static T load(const unsigned char* at) {
-      T value;
-      std::memcpy(&value, at, sizeof value);
-      return value;
+    /// Where the wide weights are: after the cells (read it before the block changes).
+    WideList wide_list() const {
+      const auto* weights = reinterpret_cast<const unsigned char*>(cells.get() + size);
+      return {weights, weights + wide * sizeof(std::uint64_t)};
     }
   };
 
