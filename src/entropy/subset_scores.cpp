@@ -62,8 +62,8 @@ class SubsetRows {
   void next_column(std::span<const MatrixCell> row, std::size_t& i) {
     for (auto s : cell_touched_) cell_[s] = 0;
     cell_touched_.clear();
-    const std::uint32_t column = layout_.column(row[i].key);
-    for (; i < row.size() && layout_.column(row[i].key) == column; ++i)
+    const std::uint32_t column = layout_.stored_column(row[i].key);
+    for (; i < row.size() && layout_.stored_column(row[i].key) == column; ++i)
       for (std::uint32_t s : subsets_of(layout_.group(row[i].key))) {
         if (cell_[s] == 0) cell_touched_.push_back(s);
         cell_[s] += row[i].weight;
@@ -208,7 +208,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     }
     q_at_p.assign(p_row.size() * n_subsets, 0);
     const auto same_column = [&](const MatrixCell& a, const MatrixCell& b) {
-      return layout.column(a.key) == layout.column(b.key);
+      return layout.stored_column(a.key) == layout.stored_column(b.key);
     };
     // The usual row: one group, no reference row, so every cell is alone in
     // its column and is one term of group 0, with nothing to note for KL.
@@ -222,10 +222,11 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     }
     std::size_t j = 0;
     for (std::size_t i = lone_cells ? row.size() : 0; i < row.size();) {
-      const std::uint32_t column = layout.column(row[i].key);
-      while (j < p_row.size() && p_layout.column(p_row[j].key) < column) ++j;
-      const bool at_p = j < p_row.size() && p_layout.column(p_row[j].key) == column;
-      if (i + 1 == row.size() || layout.column(row[i + 1].key) != column) {  // one group
+      // Both rows are in the order of the column codes, which the two layouts share.
+      const std::uint32_t column = layout.stored_column(row[i].key);
+      while (j < p_row.size() && p_layout.stored_column(p_row[j].key) < column) ++j;
+      const bool at_p = j < p_row.size() && p_layout.stored_column(p_row[j].key) == column;
+      if (i + 1 == row.size() || layout.stored_column(row[i + 1].key) != column) {  // one group
         const std::uint32_t g = layout.group(row[i].key);
         group_cell_log[g] += m_log_m(row[i].weight);
         ++group_nnz[g];

@@ -72,6 +72,14 @@ MatrixLayout MatrixLayout::make(const GlobalVocabulary& vocabulary, int rank, st
   layout.first_row = rank == 0 ? 0 : vocabulary.first_id[rank];
   layout.rows = vocabulary.first_id[rank + 1] - layout.first_row;
   layout.column_bits = std::max(1, static_cast<int>(std::bit_width(vocabulary.first_id.back() - 1)));
+  // Fibonacci hashing on the column's bits: the golden ratio's fraction of
+  // 2^column_bits spreads ids that are near each other (the frequent words
+  // have the lowest) over the top bits of their codes, where the row table
+  // takes a key's slot from. Odd, so the code is a bijection.
+  const double golden_fraction = 0.6180339887498949;
+  layout.code_multiplier = static_cast<std::uint32_t>(std::ldexp(golden_fraction, static_cast<int>(layout.column_bits))) | 1u;
+  layout.code_inverse = layout.code_multiplier;  // right in 3 bits; each step doubles them
+  for (int step = 0; step < 4; ++step) layout.code_inverse *= 2u - layout.code_multiplier * layout.code_inverse;
   layout = layout.with_groups(groups);
   const int free_bits = 32 - static_cast<int>(layout.column_bits + layout.group_bits);
   layout.row_bits = static_cast<unsigned>(std::min<int>(free_bits, kMaxRowBits));
@@ -91,38 +99,68 @@ MatrixLayout MatrixLayout::with_groups(std::size_t groups) const {
 }
 
 PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
-    : layout_(layout), scale_(scale), buckets_(layout.buckets) {
+    : layout_(layout),
+      scale_(scale),
+      buckets_(layout.buckets),
+      row_lift_(32 - layout.column_bits - layout.group_bits),
+      slot_multiplier_(layout.group_bits == 0 ? 1u : 0x9E3779B1u) {
   for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
 }
 
 void PartitionedMatrix::use_table(std::size_t slots) {
   table_slots_ = slots;
   table_shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots));
-  if (table_weights_.size() < slots) table_keys_.resize(slots), table_weights_.resize(slots);  // new slots are empty
-  if (slot_of_.size() < slots / 2) slot_of_.resize(slots / 2);
-}
-
-void PartitionedMatrix::take_row(std::size_t row_cells, MatrixCell* out) {
-  for (std::size_t i = 0; i < row_cells; ++i) {
-    const std::uint32_t at = slot_of_[i];
-    out[i] = {table_keys_[at], std::exchange(table_weights_[at], 0)};
+  // At most slots / 2 cells: a probe from the last slot runs past at most that many.
+  const std::size_t with_overflow = slots + slots / 2;
+  if (table_weights_.size() < with_overflow) {  // new slots are empty
+    table_keys_.resize(with_overflow), table_weights_.resize(with_overflow);
+    table_used_.resize((with_overflow + 63) / 64);
   }
 }
 
-void PartitionedMatrix::grow_table(std::size_t row_cells, std::size_t wanted) {
+std::size_t PartitionedMatrix::take_row(MatrixCell* out, std::uint32_t row_base) {
+  // The full slots in order, found by the bits of the slots in use and the overflow.
+  const std::uint32_t* keys = table_keys_.data();
+  std::uint64_t* weights = table_weights_.data();
+  const std::size_t words = (table_slots_ + table_slots_ / 2 + 63) / 64;
+  std::size_t n = 0;
+  for (std::size_t w = 0; w < words; ++w)
+    for (std::uint64_t bits = std::exchange(table_used_[w], 0); bits != 0; bits &= bits - 1) {
+      const std::size_t at = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
+      out[n++] = {row_base | (keys[at] >> row_lift_), std::exchange(weights[at], 0)};
+    }
+  return n;
+}
+
+void PartitionedMatrix::sort_row(std::span<MatrixCell> row) {
+  if (slot_multiplier_ != 1) {  // the slots are in hash order
+    sort_cells(row, scratch_, count_);
+    return;
+  }
+  // A cell lies after a larger key only when their probes met: few and near.
+  for (std::size_t i = 1; i < row.size(); ++i) {
+    if (row[i].key > row[i - 1].key) continue;
+    const MatrixCell cell = row[i];
+    std::size_t j = i;
+    for (; j > 0 && row[j - 1].key > cell.key; --j) row[j] = row[j - 1];
+    row[j] = cell;
+  }
+}
+
+void PartitionedMatrix::grow_table(std::size_t wanted) {
   std::size_t slots = table_slots_;
   while (wanted * 2 > slots) slots *= 2;
-  if (scratch_.size() < row_cells) scratch_.resize(row_cells);
-  take_row(row_cells, scratch_.data());
+  if (scratch_.size() < wanted) scratch_.resize(wanted);
+  const std::size_t cells = take_row(scratch_.data(), 0);
   use_table(slots);
-  const std::size_t last = table_slots_ - 1;
-  for (std::size_t i = 0; i < row_cells; ++i) {
+  for (std::size_t i = 0; i < cells; ++i) {
     const MatrixCell cell = scratch_[i];
-    std::size_t at = (cell.key * 0x9E3779B1u) >> table_shift_;
-    while (table_weights_[at] != 0) at = (at + 1) & last;
-    table_keys_[at] = cell.key;
+    const std::uint32_t table_key = cell.key << row_lift_;
+    std::size_t at = (table_key * slot_multiplier_) >> table_shift_;
+    while (table_weights_[at] != 0) ++at;
+    table_keys_[at] = table_key;
     table_weights_[at] = cell.weight;
-    slot_of_[i] = static_cast<std::uint32_t>(at);
+    table_used_[at / 64] |= std::uint64_t{1} << (at % 64);
   }
 }
 
@@ -248,51 +286,57 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<cons
 void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   const std::size_t places = std::size_t{layout_.buckets} << layout_.row_bits;
   const std::size_t rows_per_bucket = std::size_t{1} << layout_.row_bits;
-  const unsigned column_shift = layout_.group_bits, row_shift = layout_.column_bits + layout_.group_bits;
+  const unsigned row_shift = layout_.column_bits + layout_.group_bits;
   const std::uint64_t one = scale_.fixed(1.0);
   constexpr std::size_t kPrefetchAhead = 8;  // jobs: their messages are scattered over the receive buffer
   std::uint64_t updates = 0;
   // A bucket's new cells are fresh_[0, n); the current row's, m of them, are
-  // summed in the table (keys and weights side by side; weight 0 is empty, as
-  // no weight is 0: WeightScale::fixed) and join them when the row ends.
+  // summed in the table (table keys and weights side by side; weight 0 is
+  // empty, as no weight is 0: WeightScale::fixed) and join them when the row ends.
   // Locals, not members: a member would be loaded again after every store
   // through a pointer (it might be the one written).
   std::size_t n = 0, m = 0;
   std::uint32_t* keys = nullptr;
   std::uint64_t* weights = nullptr;
-  std::uint32_t* slot_of = nullptr;  // the slots of the row's new cells
-  std::size_t last = 0;              // the table's slots - 1
+  std::uint64_t* used = nullptr;
+  std::size_t slots = 0;
   unsigned shift = 32;
+  const std::uint32_t slot_multiplier = slot_multiplier_;
   auto take_table = [&] {
-    keys = table_keys_.data(), weights = table_weights_.data(), slot_of = slot_of_.data();
-    last = table_slots_ - 1, shift = table_shift_;
+    keys = table_keys_.data(), weights = table_weights_.data(), used = table_used_.data();
+    slots = table_slots_, shift = table_shift_;
   };
   // Room in the table, at most half full, for `more` new cells of the row.
   auto make_room = [&](std::size_t more) {
-    if ((m + more) * 2 > last + 1) {
-      grow_table(m, m + more);
+    if ((m + more) * 2 > slots) {
+      grow_table(m + more);
       take_table();
     }
   };
-  // The key is compared only where the slot holds a weight; the weight's
-  // address does not wait for the key's load.
-  auto add = [&](std::uint32_t key, std::uint64_t weight) {
-    for (std::size_t at = (key * 0x9E3779B1u) >> shift;; at = (at + 1) & last) {
+  // A slot that is empty or holds the key takes the weight the same way
+  // (an empty one holds 0): whether the cell is new is a coin toss, and a
+  // branch on it would be mispredicted half the time. No wrapping: the
+  // overflow after the slots holds the longest run (use_table). Returns
+  // whether the cell is new (counted by the caller in a register: m could
+  // be any of the words stored through the table's pointers).
+  auto add = [&](std::uint32_t table_key, std::uint64_t weight) -> std::size_t {
+    for (std::size_t at = (table_key * slot_multiplier) >> shift;; ++at) {
       const std::uint64_t held = weights[at];
-      if (held == 0) {
-        keys[at] = key;
-        weights[at] = weight;
-        slot_of[m++] = static_cast<std::uint32_t>(at);
-        return;
-      }
-      if (keys[at] == key) {
+      // One branch: the minimum is 0 when the slot is empty or holds the key.
+      if (std::min<std::uint64_t>(held, keys[at] ^ table_key) == 0) {
+        keys[at] = table_key;
         weights[at] = held + weight;
-        return;
+        used[at / 64] |= std::uint64_t{1} << (at % 64);
+        return held == 0;
       }
     }
   };
-  auto spread = [&add, column_shift](std::uint32_t base, const std::uint32_t* columns, std::uint32_t count, auto weight) {
-    for (std::uint32_t t = 0; t < count; ++t) add(base | (columns[t] << column_shift), weight(t));
+  // A column's code in the top bits of a table key, by one multiplication.
+  const std::uint32_t lifted_multiplier = layout_.code_multiplier << (32 - layout_.column_bits);
+  auto spread = [&add, lifted_multiplier](std::uint32_t group, const std::uint32_t* columns, std::uint32_t count, auto weight) {
+    std::size_t new_cells = 0;
+    for (std::uint32_t t = 0; t < count; ++t) new_cells += add(group | columns[t] * lifted_multiplier, weight(t));
+    return new_cells;
   };
   for (std::size_t r = 0; r < places; ++r) {
     const std::uint32_t first = row_start_[r], end = row_start_[r + 1];
@@ -303,7 +347,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
       take_table();
       const std::size_t in_bucket = r & (rows_per_bucket - 1);
       const std::uint32_t row = layout_.first_row + static_cast<std::uint32_t>(in_bucket * layout_.buckets + (r >> layout_.row_bits));
-      const auto base = static_cast<std::uint32_t>(in_bucket << row_shift);
+      const auto base = static_cast<std::uint32_t>(in_bucket << row_shift);  // the row's bits of its keys
       for (std::uint32_t k = first; k < end; ++k) {
         if (k + kPrefetchAhead < jobs_.size()) {  // the header and y\x after it: often two cache lines
           const std::uint32_t* ahead = words.data() + jobs_[k + kPrefetchAhead].message;
@@ -314,35 +358,33 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
         const std::uint32_t* header = words.data() + job.message;
         const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
         const std::uint32_t* yo = header + pair_rows::kHeaderWords;
-        const std::uint32_t row_group = base | group;
+        const std::uint32_t table_group = group << row_lift_;  // under the column code
         make_room(std::size_t{n_yo} + 1);
         if (job.index < n_same) {  // rule 1
-          add(row_group | (row << column_shift), one);
+          m += add(table_group | row * lifted_multiplier, one);
           ++updates;
         } else if (job.index == n_same + n_rows) {  // rule 3
           const std::uint64_t share = share_of(n_yo);
-          spread(row_group, yo, n_yo, [share](std::uint32_t) { return share; });
+          m += spread(table_group, yo, n_yo, [share](std::uint32_t) { return share; });
           updates += n_yo;
         } else if (flags & pair_rows::weighted) {  // rule 2, static
-          if (n_yo == 0) add(row_group, one), ++updates;
+          if (n_yo == 0) m += add(table_group, one), ++updates;
           const std::uint32_t* w = yo + n_yo + n_same + n_rows + std::size_t{2} * (job.index - n_same) * n_yo;
-          spread(row_group, yo, n_yo, [w](std::uint32_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); });
+          m += spread(table_group, yo, n_yo, [w](std::uint32_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); });
           updates += n_yo;
         } else {  // rule 2, uniform
           const std::uint64_t share = share_of(n_yo + 1);
-          spread(row_group, yo, n_yo, [share](std::uint32_t) { return share; });
-          add(row_group, share);  // column 0: NULL
+          m += spread(table_group, yo, n_yo, [share](std::uint32_t) { return share; });
+          m += add(table_group, share);  // column 0: NULL
           updates += n_yo + 1;
         }
       }
-      // The row's cells join the bucket's, found by the slots the row took
-      // (cheaper than a walk over every slot: a row fills few of them),
-      // leaving the table empty for the next row; sorted while they are in
-      // cache, so the rows of a bucket come in key order.
+      // The row's cells join the bucket's in key order, leaving the table
+      // empty for the next row: the rows of a bucket come in key order.
       if (n + m > fresh_.size()) fresh_.resize(std::max(n + m, 2 * fresh_.size()));
-      take_row(m, fresh_.data() + n);
-      sort_cells({fresh_.data() + n, m}, scratch_, count_);
-      n += m;
+      const std::size_t row_cells = take_row(fresh_.data() + n, base);
+      sort_row({fresh_.data() + n, row_cells});
+      n += row_cells;
       m = 0;
     }
     // The bucket's last row: its new cells go in.
@@ -356,7 +398,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
 
 std::uint64_t PartitionedMatrix::bytes() const {
   return block_bytes_ + merge_peak_ + (fresh_.capacity() + scratch_.capacity()) * sizeof(MatrixCell) + wide_.capacity() * 8 + wide_at_.capacity() * 4 +
-         jobs_.capacity() * sizeof(PlacedJob) + table_keys_.capacity() * 4 + table_weights_.capacity() * 8 + (row_start_.capacity() + count_.capacity() + slot_of_.capacity()) * 4 +
+         jobs_.capacity() * sizeof(PlacedJob) + table_keys_.capacity() * 4 + (table_weights_.capacity() + table_used_.capacity()) * 8 + (row_start_.capacity() + count_.capacity()) * 4 +
          buckets_.capacity() * sizeof(Bucket);
 }
 
@@ -368,7 +410,7 @@ void PartitionedMatrix::finish() {
   std::vector<std::uint32_t>().swap(wide_at_);
   std::vector<std::uint32_t>().swap(table_keys_);
   std::vector<std::uint64_t>().swap(table_weights_);
-  std::vector<std::uint32_t>().swap(slot_of_);
+  std::vector<std::uint64_t>().swap(table_used_);
   for (auto* scratch : {&row_start_, &count_}) std::vector<std::uint32_t>().swap(*scratch);
   std::vector<PlacedJob>().swap(jobs_);
   merge_peak_ = 0;

@@ -134,6 +134,46 @@ TEST(PartitionedMatrixTest, WeightsOf48BitsAndMoreSumExactlyAcrossRounds) {
   EXPECT_LT(expected.at({70, 6, 0}), mpi::StoredCell::kWide);
 }
 
+TEST(PartitionedMatrixTest, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
+  // One group: a row's cells come out of its table in slot order, nearly
+  // sorted. Rows from one job to thousands of columns (tables that grow past
+  // L1, runs into the overflow), over several rounds.
+  const auto vocabulary = words(20000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
+  const mpi::WeightScale scale(30000);
+  std::mt19937 rng(5);
+  Messages all;
+  Cells expected;
+  random_spreads(30000, rng, [](std::mt19937& r) {
+    const std::uint32_t row = r() % 4 == 0 ? 1 + r() % 3 : 1 + r() % 2000;  // three rows of ~7000 cells
+    std::vector<std::uint32_t> yo;
+    for (std::uint32_t k = r() % 20; k > 0; --k) yo.push_back(1 + r() % 20000);
+    return std::make_tuple(row, std::uint32_t{0}, yo);
+  }, scale, all, expected);
+  PartitionedMatrix m(layout, scale);
+  for (std::size_t from = 0; from < all.jobs.size(); from += 7001)
+    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(7001, all.jobs.size() - from)));
+  m.finish();
+  EXPECT_EQ(cells_of(m), expected);
+  EXPECT_GT(std::count_if(expected.begin(), expected.end(), [](const auto& c) { return std::get<0>(c.first) == 1; }), 5000);
+}
+
+TEST(PartitionedMatrixTest, ColumnCodesAreABijectionThatKeysUndo) {
+  for (std::uint32_t n : {1u, 2u, 100u, 4096u, 70000u}) {
+    const auto layout = MatrixLayout::make(words(n), 0, 3);
+    std::vector<bool> seen(std::size_t{1} << layout.column_bits, false);
+    for (std::uint32_t column = 0; column < seen.size(); ++column) {
+      const std::uint32_t code = layout.column_code(column);
+      ASSERT_FALSE(seen[code]) << "column " << column << " of " << n << " words";
+      seen[code] = true;
+      const std::uint32_t key = (code << layout.group_bits) | 2u;
+      EXPECT_EQ(layout.column(key), column);
+      EXPECT_EQ(layout.group(key), 2u);
+    }
+    EXPECT_EQ(layout.column_code(0), 0u) << "NULL";
+  }
+}
+
 TEST(PartitionedMatrixTest, WideWeightsAmongManyNarrowOnesKeepTheirPlacesAcrossRounds) {
   // A bucket stores where its wide weights' cells are, and a merge copies
   // the held cells between them in runs: frequent (row, NULL) cells turn wide

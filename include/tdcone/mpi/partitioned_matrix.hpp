@@ -8,7 +8,8 @@
 // of 10-byte cells (32-bit key, 48-bit weight) in a block of exactly its
 // size, with the few weights that need more bits (and where their cells
 // are) after them. A round's new cells of a row are summed in a hash table
-// that stays in L1 and sorted while in cache; a bucket's are then merged with
+// that stays in L1 and taken out in key order (with one group, the table's
+// own order: MatrixLayout's column codes); a bucket's are then merged with
 // its block into a new one: no slack, about 10 bytes a non-zero.
 #include <array>
 #include <bit>
@@ -44,18 +45,30 @@ class WeightScale {
 
 /// Which rows this rank owns, how they map to buckets, and how a cell's
 /// (row in bucket, column, group) packs into a 32-bit key.
+///
+/// The column is stored as its code, a bijective hash of its id (times an
+/// odd multiplier, modulo 2^column_bits): the row table can then take a
+/// cell's slot from the top bits of its key, and its slots are in key order
+/// (PartitionedMatrix). Keys order columns by code, a column's groups side by side.
 struct MatrixLayout {
   std::uint32_t first_row = 0;  // global id of local row 0 (rank 0 owns NULL = 0)
   std::uint32_t rows = 0;       // rows owned
   std::uint32_t buckets = 1;    // local row r is in bucket r % buckets, at position r / buckets
   unsigned row_bits = 0, column_bits = 0, group_bits = 0;
+  std::uint32_t code_multiplier = 1, code_inverse = 1;  // odd, and its inverse modulo 2^32
 
   /// Throws UsageError when the key cannot hold the vocabulary and `groups`.
   static MatrixLayout make(const GlobalVocabulary& vocabulary, int rank, std::size_t groups);
   /// The same rows and buckets with another group count (the reference matrix).
   MatrixLayout with_groups(std::size_t groups) const;
 
-  std::uint32_t column(std::uint32_t key) const { return (key >> group_bits) & ((std::uint32_t{1} << column_bits) - 1); }
+  std::uint32_t column_mask() const { return (std::uint32_t{1} << column_bits) - 1; }
+  /// The code a column id is stored as (NULL, 0, stays 0).
+  std::uint32_t column_code(std::uint32_t column) const { return (column * code_multiplier) & column_mask(); }
+  /// The column's code in `key`: what keys are ordered by.
+  std::uint32_t stored_column(std::uint32_t key) const { return (key >> group_bits) & column_mask(); }
+  /// The column's id (global word id of the output word) in `key`.
+  std::uint32_t column(std::uint32_t key) const { return (stored_column(key) * code_inverse) & column_mask(); }
   std::uint32_t group(std::uint32_t key) const { return key & ((std::uint32_t{1} << group_bits) - 1); }
 };
 
@@ -151,7 +164,7 @@ class PartitionedMatrix {
     std::uint64_t position() const { return position_; }
     /// Global id of the row's input word.
     std::uint32_t row_id() const { return row_id_; }
-    /// Cells of the row, sorted by (column, group), until the next next().
+    /// Cells of the row, sorted by key (column code, then group), until the next next().
     std::span<const MatrixCell> cells() const { return {cells_.data(), count_}; }
 
    private:
@@ -203,14 +216,17 @@ class PartitionedMatrix {
   void place_jobs(ForEachJob for_each_job);
   /// Adds the cells of the placed jobs.
   void add_placed(std::span<const std::uint32_t> words);
-  /// Puts `slots` (a power of two) of the table in use; it is empty between rows.
+  /// Puts `slots` (a power of two) of the table in use, and the overflow
+  /// after them; it is empty between rows.
   void use_table(std::size_t slots);
-  /// Writes the row's `row_cells` new cells to `out`, in the order they came
-  /// (slot_of_), and empties their slots.
-  void take_row(std::size_t row_cells, MatrixCell* out);
+  /// Writes the row's new cells to `out` in the order of their slots, their
+  /// keys with the row's bits `row_base`, and empties their slots.
+  std::size_t take_row(MatrixCell* out, std::uint32_t row_base);
+  /// Puts the cells taken from the table in key order.
+  void sort_row(std::span<MatrixCell> row);
   /// Doubles the table's slots until `wanted` cells fill at most half, and
-  /// puts back the row's `row_cells` new cells.
-  void grow_table(std::size_t row_cells, std::size_t wanted);
+  /// puts back the row's new cells.
+  void grow_table(std::size_t wanted);
   /// 1/n in fixed point (a row's share of each of n words).
   std::uint64_t share_of(std::uint32_t n) const { return n < share_of_.size() ? share_of_[n] : scale_.fixed(1.0 / n); }
   /// Merges sorted, combined `fresh` cells into the sorted cells of `bucket`.
@@ -225,19 +241,29 @@ class PartitionedMatrix {
   // while the one it replaces was still held.
   std::uint64_t block_bytes_ = 0, merge_peak_ = 0;
   // Round scratch, kept from round to round: the jobs of one add() by row;
-  // a bucket's new cells (fresh_), a row's summed first in an
-  // open-addressing table of keys and weights (weight 0: empty; its first
-  // table_slots_ slots in use; slot_of_: the slot of each of the row's new
-  // cells, to take them and empty it after the row), then sorted.
+  // a bucket's new cells (fresh_), a row's summed first in a linear-probing
+  // table of keys and weights (weight 0: empty), then sorted. The table
+  // holds a key without its row, shifted up by row_lift_ (the column code on
+  // top, then the group); its first slot is the top bits of that times
+  // slot_multiplier_. Probes run on into the overflow instead of wrapping.
+  // With one group the multiplier is 1: every cell lies at or after its
+  // first slot and before any larger key's unless they collided, so the full
+  // slots in order (a bit each) give the row nearly in key order. With more,
+  // a column's groups would all start at one slot, and a long run of them
+  // would be probed at every update: the multiplier spreads them, and the
+  // row is sorted.
   std::vector<PlacedJob> jobs_;
   std::vector<MatrixCell> fresh_, scratch_;
   std::vector<std::uint64_t> wide_;     // a merge's wide weights
   std::vector<std::uint32_t> wide_at_;  // and the places of their cells
   std::vector<std::uint32_t> table_keys_;
   std::vector<std::uint64_t> table_weights_;
-  std::size_t table_slots_ = 0;
+  std::vector<std::uint64_t> table_used_;  // a bit a slot: the full ones
+  std::size_t table_slots_ = 0;  // in use, the overflow not counted
   unsigned table_shift_ = 32;
-  std::vector<std::uint32_t> row_start_, count_, slot_of_;
+  unsigned row_lift_;  // a key shifted left by it loses its row: 32 - column and group bits
+  std::uint32_t slot_multiplier_;
+  std::vector<std::uint32_t> row_start_, count_;
 };
 
 }  // namespace tdcone::mpi
