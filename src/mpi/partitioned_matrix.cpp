@@ -23,6 +23,9 @@ constexpr unsigned kMaxRowBits = 6;
 // 48 KiB of 12-byte slots (a key and its weight): a core's L1.
 constexpr std::size_t kTableSlotsInL1 = 4096;
 
+// The row table's slot multiplier with several groups (2^32 / the golden ratio, odd).
+constexpr std::uint32_t kSpreadingMultiplier = 0x9E3779B1u;
+
 // Sorts cells of distinct keys by key: least significant digit first, over
 // the bits in which the keys differ, with digits no wider than the cells are
 // many (a count table that costs less than its cells and fits L1).
@@ -103,7 +106,7 @@ PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
       scale_(scale),
       buckets_(layout.buckets),
       row_lift_(32 - layout.column_bits - layout.group_bits),
-      slot_multiplier_(layout.group_bits == 0 ? 1u : 0x9E3779B1u) {
+      slot_multiplier_(layout.group_bits == 0 ? 1u : kSpreadingMultiplier) {
   for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
 }
 
@@ -284,6 +287,16 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<cons
 }
 
 void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
+  // The multiplier a constant in the loops: with one group no multiplication
+  // stands between a column and the load of its slot.
+  if (slot_multiplier_ == 1)
+    add_placed_by<1>(words);
+  else
+    add_placed_by<kSpreadingMultiplier>(words);
+}
+
+template <std::uint32_t kSlotMultiplier>
+void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
   const std::size_t places = std::size_t{layout_.buckets} << layout_.row_bits;
   const std::size_t rows_per_bucket = std::size_t{1} << layout_.row_bits;
   const unsigned row_shift = layout_.column_bits + layout_.group_bits;
@@ -301,7 +314,6 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   std::uint64_t* used = nullptr;
   std::size_t slots = 0;
   unsigned shift = 32;
-  const std::uint32_t slot_multiplier = slot_multiplier_;
   auto take_table = [&] {
     keys = table_keys_.data(), weights = table_weights_.data(), used = table_used_.data();
     slots = table_slots_, shift = table_shift_;
@@ -320,7 +332,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   // whether the cell is new (counted by the caller in a register: m could
   // be any of the words stored through the table's pointers).
   auto add = [&](std::uint32_t table_key, std::uint64_t weight) -> std::size_t {
-    for (std::size_t at = (table_key * slot_multiplier) >> shift;; ++at) {
+    for (std::size_t at = (table_key * kSlotMultiplier) >> shift;; ++at) {
       const std::uint64_t held = weights[at];
       // One branch: the minimum is 0 when the slot is empty or holds the key.
       if (std::min<std::uint64_t>(held, keys[at] ^ table_key) == 0) {

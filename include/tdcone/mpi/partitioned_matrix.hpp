@@ -216,6 +216,9 @@ class PartitionedMatrix {
   void place_jobs(ForEachJob for_each_job);
   /// Adds the cells of the placed jobs.
   void add_placed(std::span<const std::uint32_t> words);
+  /// add_placed with the table's slot_multiplier_.
+  template <std::uint32_t kSlotMultiplier>
+  void add_placed_by(std::span<const std::uint32_t> words);
   /// Puts `slots` (a power of two) of the table in use, and the overflow
   /// after them; it is empty between rows.
   void use_table(std::size_t slots);
