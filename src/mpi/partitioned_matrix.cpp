@@ -105,10 +105,11 @@ PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
     : layout_(layout),
       scale_(scale),
       buckets_(layout.buckets),
-      row_lift_(32 - layout.column_bits - layout.group_bits),
-      slot_multiplier_(layout.group_bits == 0 ? 1u : kSpreadingMultiplier) {
+      row_lift_(32 - layout.column_bits - layout.group_bits) {
   for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
 }
+
+std::uint32_t PartitionedMatrix::slot_multiplier() const { return layout_.group_bits == 0 ? 1u : kSpreadingMultiplier; }
 
 void PartitionedMatrix::use_table(std::size_t slots) {
   table_slots_ = slots;
@@ -136,7 +137,7 @@ std::size_t PartitionedMatrix::take_row(MatrixCell* out, std::uint32_t row_base)
 }
 
 void PartitionedMatrix::sort_row(std::span<MatrixCell> row) {
-  if (slot_multiplier_ != 1) {  // the slots are in hash order
+  if (slot_multiplier() != 1) {  // the slots are in hash order
     sort_cells(row, scratch_, count_);
     return;
   }
@@ -159,7 +160,7 @@ void PartitionedMatrix::grow_table(std::size_t wanted) {
   for (std::size_t i = 0; i < cells; ++i) {
     const MatrixCell cell = scratch_[i];
     const std::uint32_t table_key = cell.key << row_lift_;
-    std::size_t at = (table_key * slot_multiplier_) >> table_shift_;
+    std::size_t at = (table_key * slot_multiplier()) >> table_shift_;
     while (table_weights_[at] != 0) ++at;
     table_keys_[at] = table_key;
     table_weights_[at] = cell.weight;
@@ -289,7 +290,7 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words, std::span<cons
 void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
   // The multiplier a constant in the loops: with one group no multiplication
   // stands between a column and the load of its slot.
-  if (slot_multiplier_ == 1)
+  if (slot_multiplier() == 1)
     add_placed_by<1>(words);
   else
     add_placed_by<kSpreadingMultiplier>(words);
@@ -344,7 +345,7 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
     }
   };
   // A column's code in the top bits of a table key, by one multiplication.
-  const std::uint32_t lifted_multiplier = layout_.code_multiplier << (32 - layout_.column_bits);
+  const std::uint32_t lifted_multiplier = layout_.lifted_code_multiplier();
   auto spread = [&add, lifted_multiplier](std::uint32_t group, const std::uint32_t* columns, std::uint32_t count, auto weight) {
     std::size_t new_cells = 0;
     for (std::uint32_t t = 0; t < count; ++t) new_cells += add(group | columns[t] * lifted_multiplier, weight(t));

@@ -63,8 +63,11 @@ struct MatrixLayout {
   MatrixLayout with_groups(std::size_t groups) const;
 
   std::uint32_t column_mask() const { return (std::uint32_t{1} << column_bits) - 1; }
+  /// A column's code in the top column_bits of a 32-bit word is the column
+  /// times this (what the row table holds): the code needs no mask.
+  std::uint32_t lifted_code_multiplier() const { return code_multiplier << (32 - column_bits); }
   /// The code a column id is stored as (NULL, 0, stays 0).
-  std::uint32_t column_code(std::uint32_t column) const { return (column * code_multiplier) & column_mask(); }
+  std::uint32_t column_code(std::uint32_t column) const { return (column * lifted_code_multiplier()) >> (32 - column_bits); }
   /// The column's code in `key`: what keys are ordered by.
   std::uint32_t stored_column(std::uint32_t key) const { return (key >> group_bits) & column_mask(); }
   /// The column's id (global word id of the output word) in `key`.
@@ -216,7 +219,9 @@ class PartitionedMatrix {
   void place_jobs(ForEachJob for_each_job);
   /// Adds the cells of the placed jobs.
   void add_placed(std::span<const std::uint32_t> words);
-  /// add_placed with the table's slot_multiplier_.
+  /// The row table's: 1 (ordered) with one group, else a spreading hash.
+  std::uint32_t slot_multiplier() const;
+  /// add_placed with the table's slot_multiplier().
   template <std::uint32_t kSlotMultiplier>
   void add_placed_by(std::span<const std::uint32_t> words);
   /// Puts `slots` (a power of two) of the table in use, and the overflow
@@ -248,7 +253,7 @@ class PartitionedMatrix {
   // table of keys and weights (weight 0: empty), then sorted. The table
   // holds a key without its row, shifted up by row_lift_ (the column code on
   // top, then the group); its first slot is the top bits of that times
-  // slot_multiplier_. Probes run on into the overflow instead of wrapping.
+  // slot_multiplier(). Probes run on into the overflow instead of wrapping.
   // With one group the multiplier is 1: every cell lies at or after its
   // first slot and before any larger key's unless they collided, so the full
   // slots in order (a bit each) give the row nearly in key order. With more,
@@ -265,7 +270,6 @@ class PartitionedMatrix {
   std::size_t table_slots_ = 0;  // in use, the overflow not counted
   unsigned table_shift_ = 32;
   unsigned row_lift_;  // a key shifted left by it loses its row: 32 - column and group bits
-  std::uint32_t slot_multiplier_;
   std::vector<std::uint32_t> row_start_, count_;
 };
 
