@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "tdcone/cli/app.hpp"
+#include "tdcone/core/memory_pages.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/select_job.hpp"
 #include "tdcone/core/error.hpp"
@@ -14,6 +15,8 @@
 #include "tdcone/mpi/stall_watchdog.hpp"
 
 int main(int argc, char** argv) {
+  tdcone::restart_with_huge_pages(argv);
+  tdcone::keep_freed_heap_pages();
   // Before MPI's start-up, which takes a while: a signal that early still ends
   // a selection with a checkpoint (at its first iteration) and exit status 75.
   if (argc > 1 && std::string_view(argv[1]) == "select") tdcone::pipeline::catch_stop_signals();

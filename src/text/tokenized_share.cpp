@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <iterator>
 
-#include "tdcone/core/release_pages.hpp"
+#include "tdcone/core/memory_pages.hpp"
 
 namespace tdcone::text {
 

@@ -1,0 +1,40 @@
+#pragma once
+// Which pages of memory the process holds: given back as a buffer is
+// consumed, kept in the heap when freed, and huge where the kernel allows.
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace tdcone {
+
+/// Returns to the operating system the whole pages between `begin` and `end`,
+/// bytes the caller will never read again (they read as zeros after; the
+/// buffer stays allocated and is freed as usual). A buffer read once from the
+/// front, such as the word types the score engine aligns, then stops counting
+/// in the resident memory as it goes, without a copy: what grows meanwhile
+/// (the alignment matrix) takes its place. Advisory: on failure nothing changes.
+void release_pages(const void* begin, const void* end);
+
+/// Blocks up to this size come from the heap, and this much free memory at its
+/// top stays mapped (larger blocks are mapped and unmapped on their own).
+inline constexpr unsigned long kKeptHeapBytes = 1ul << 30;
+
+/// Makes the heap keep the pages of the blocks freed in it, up to
+/// kKeptHeapBytes, instead of unmapping them. Called once, at start-up.
+void keep_freed_heap_pages();
+
+/// Starts the program again (execv) with glibc's heap on transparent huge
+/// pages, when the kernel gives them to memory that asks for them and
+/// nothing chose otherwise; returns if it does not. Call it first in main(),
+/// before MPI starts. `GLIBC_TUNABLES=glibc.malloc.hugetlb=0` keeps 4 KiB pages.
+void restart_with_huge_pages(char** argv);
+
+/// GLIBC_TUNABLES with huge pages for the heap added to `tunables` (the
+/// current value, or null), or nothing when they set glibc.malloc.hugetlb already.
+std::optional<std::string> tunables_with_huge_pages(const char* tunables);
+
+/// Whether the kernel's transparent huge page mode (the text of
+/// /sys/kernel/mm/transparent_hugepage/enabled) gives them only on request.
+bool huge_pages_on_request(std::string_view mode);
+
+}  // namespace tdcone

@@ -1,0 +1,71 @@
+#include "tdcone/core/memory_pages.hpp"
+
+#include <malloc.h>
+#include <sys/mman.h>
+#include <unistd.h>
+#include <valgrind/valgrind.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+namespace tdcone {
+
+void release_pages(const void* begin, const void* end) {
+  static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + page - 1) & ~(page - 1);
+  const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) & ~(page - 1);
+  if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+}
+
+void keep_freed_heap_pages() {
+  // The score engine frees and allocates blocks of the same sizes round after
+  // round: the merged cells of the matrix's buckets, a round's messages. By
+  // default glibc maps each block above a threshold (128 KiB, raised as such
+  // blocks are freed) on its own and unmaps it when freed, and gives the
+  // heap's free top back beyond another: every new block then faults in
+  // fresh pages that the kernel zeroes (a third of a score run's page faults,
+  // which cost the most where the kernel runs under a hypervisor). Kept in
+  // the heap, a freed block's pages serve the next one.
+  mallopt(M_MMAP_THRESHOLD, static_cast<int>(kKeptHeapBytes));
+  mallopt(M_TRIM_THRESHOLD, static_cast<int>(kKeptHeapBytes));
+}
+
+std::optional<std::string> tunables_with_huge_pages(const char* tunables) {
+  constexpr std::string_view kHugePages = "glibc.malloc.hugetlb=1";
+  if (tunables == nullptr || *tunables == '\0') return std::string(kHugePages);
+  if (std::strstr(tunables, "glibc.malloc.hugetlb=") != nullptr) return std::nullopt;
+  return std::string(tunables) + ":" + std::string(kHugePages);
+}
+
+bool huge_pages_on_request(std::string_view mode) { return mode.find("[madvise]") != std::string_view::npos; }
+
+void restart_with_huge_pages(char** argv) {
+  // A score run touches its memory once, a few hundred MiB a second: with
+  // 4 KiB pages that is a page fault every 10 to 40 ns of work, and under a
+  // hypervisor a fault costs microseconds (a quarter of a run's time). glibc
+  // puts its heap on 2 MiB pages when asked (madvise) with a tunable, read at
+  // start-up only: hence the restart, before anything else has started. Not
+  // under valgrind, whose tool would not follow the restart. With the
+  // kernel's "always" mode the heap has huge pages already; with "never" it
+  // cannot have them.
+  std::ifstream mode_file("/sys/kernel/mm/transparent_hugepage/enabled");
+  const std::string mode((std::istreambuf_iterator<char>(mode_file)), std::istreambuf_iterator<char>());
+  if (!huge_pages_on_request(mode) || RUNNING_ON_VALGRIND) return;
+  const char* tunables = std::getenv("GLIBC_TUNABLES");
+  // Set already by the restart (or by the user): at most one restart.
+  const std::optional<std::string> with_huge_pages = tunables_with_huge_pages(tunables);
+  if (!with_huge_pages) return;
+  const std::string before = tunables != nullptr ? tunables : "";
+  setenv("GLIBC_TUNABLES", with_huge_pages->c_str(), 1);
+  execv("/proc/self/exe", argv);
+  // The restart failed: on with 4 KiB pages, the environment as it was.
+  if (tunables != nullptr)
+    setenv("GLIBC_TUNABLES", before.c_str(), 1);
+  else
+    unsetenv("GLIBC_TUNABLES");
+}
+
+}  // namespace tdcone

@@ -1,0 +1,70 @@
+#include "tdcone/core/memory_pages.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <malloc.h>
+#include <vector>
+
+namespace {
+
+std::uint64_t resident_bytes() {
+  std::FILE* statm = std::fopen("/proc/self/statm", "r");
+  unsigned long long total = 0, resident = 0;
+  EXPECT_EQ(std::fscanf(statm, "%llu %llu", &total, &resident), 2);
+  std::fclose(statm);
+  return resident * 4096;
+}
+
+TEST(ReleasePages, ConsumedPrefixLeavesResidentMemoryAndTheRestIsKept) {
+  constexpr std::size_t kWords = std::size_t{64} << 20 >> 2;  // 64 MiB
+  std::vector<std::uint32_t> buffer(kWords, 7);
+  const std::uint64_t before = resident_bytes();
+  tdcone::release_pages(buffer.data() + 5, buffer.data() + kWords / 2);
+  const std::uint64_t after = resident_bytes();
+  EXPECT_GT(before - after, std::uint64_t{30} << 20) << "half of 64 MiB should go";
+  EXPECT_EQ(buffer[0], 7u);  // the partial first page stays
+  EXPECT_EQ(buffer[4], 7u);
+  for (std::size_t i = kWords / 2; i < kWords; i += 997) ASSERT_EQ(buffer[i], 7u) << i;
+  EXPECT_EQ(buffer[kWords - 1], 7u);
+}
+
+TEST(ReleasePages, LessThanAPageOrAnEmptyRangeChangesNothing) {
+  std::vector<std::uint32_t> buffer(4096, 3);
+  tdcone::release_pages(buffer.data() + 10, buffer.data() + 20);
+  tdcone::release_pages(buffer.data() + 100, buffer.data() + 100);
+  tdcone::release_pages(buffer.data() + 200, buffer.data() + 100);
+  for (std::uint32_t v : buffer) ASSERT_EQ(v, 3u);
+}
+
+TEST(KeepFreedHeapPages, ABlockOfMegabytesComesFromTheHeapAndItsPagesStayWhenFreed) {
+  tdcone::keep_freed_heap_pages();
+  constexpr std::size_t kBytes = std::size_t{48} << 20;  // above glibc's own thresholds (128 KiB, at most 32 MiB)
+  const std::size_t mapped_before = mallinfo2().hblkhd;
+  void* block = std::malloc(kBytes);
+  ASSERT_NE(block, nullptr);
+  EXPECT_EQ(mallinfo2().hblkhd, mapped_before) << "mapped on its own, not from the heap";
+  const std::size_t heap_with_block = mallinfo2().arena;
+  std::free(block);
+  EXPECT_EQ(mallinfo2().arena, heap_with_block) << "the heap gave its top back";
+}
+
+TEST(HugePages, TheTunableIsAddedOnceAndAChoiceIsKept) {
+  EXPECT_EQ(tdcone::tunables_with_huge_pages(nullptr), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(tdcone::tunables_with_huge_pages(""), "glibc.malloc.hugetlb=1");
+  EXPECT_EQ(tdcone::tunables_with_huge_pages("glibc.malloc.check=0"), "glibc.malloc.check=0:glibc.malloc.hugetlb=1");
+  // The restart's own value, or the user's choice either way: no further restart.
+  EXPECT_EQ(tdcone::tunables_with_huge_pages("glibc.malloc.hugetlb=1"), std::nullopt);
+  EXPECT_EQ(tdcone::tunables_with_huge_pages("glibc.malloc.check=0:glibc.malloc.hugetlb=0"), std::nullopt);
+}
+
+TEST(HugePages, OnlyTheMadviseModeAsksForThem) {
+  EXPECT_TRUE(tdcone::huge_pages_on_request("always [madvise] never\n"));
+  EXPECT_FALSE(tdcone::huge_pages_on_request("[always] madvise never\n"));
+  EXPECT_FALSE(tdcone::huge_pages_on_request("always madvise [never]\n"));
+  EXPECT_FALSE(tdcone::huge_pages_on_request(""));  // no such file
+}
+
+}  // namespace
