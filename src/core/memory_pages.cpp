@@ -33,6 +33,8 @@ void keep_freed_heap_pages() {
   mallopt(M_TRIM_THRESHOLD, static_cast<int>(kKeptHeapBytes));
 }
 
+void release_free_heap_pages() { malloc_trim(0); }
+
 std::optional<std::string> tunables_with_huge_pages(const char* tunables) {
   constexpr std::string_view kHugePages = "glibc.malloc.hugetlb=1";
   if (tunables == nullptr || *tunables == '\0') return std::string(kHugePages);
@@ -58,9 +60,16 @@ void restart_with_huge_pages(char** argv) {
   // Set already by the restart (or by the user): at most one restart.
   const std::optional<std::string> with_huge_pages = tunables_with_huge_pages(tunables);
   if (!with_huge_pages) return;
+  // The program's own path, not /proc/self/exe: the process is named after
+  // the file it runs (ps, pgrep, top). A program deleted since it started
+  // is not restarted.
+  char program[4096];
+  const ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
+  if (length <= 0 || static_cast<std::size_t>(length) == sizeof program - 1) return;
+  program[length] = '\0';
   const std::string before = tunables != nullptr ? tunables : "";
   setenv("GLIBC_TUNABLES", with_huge_pages->c_str(), 1);
-  execv("/proc/self/exe", argv);
+  execv(program, argv);
   // The restart failed: on with 4 KiB pages, the environment as it was.
   if (tunables != nullptr)
     setenv("GLIBC_TUNABLES", before.c_str(), 1);

@@ -51,6 +51,19 @@ TEST(KeepFreedHeapPages, ABlockOfMegabytesComesFromTheHeapAndItsPagesStayWhenFre
   EXPECT_EQ(mallinfo2().arena, heap_with_block) << "the heap gave its top back";
 }
 
+TEST(KeepFreedHeapPages, TheFreedPagesStayResidentUntilReleased) {
+  tdcone::keep_freed_heap_pages();
+  constexpr std::size_t kBytes = std::size_t{48} << 20;
+  auto* block = static_cast<unsigned char*>(std::malloc(kBytes));
+  ASSERT_NE(block, nullptr);
+  for (std::size_t i = 0; i < kBytes; i += 4096) block[i] = 1;
+  const std::uint64_t touched = resident_bytes();
+  std::free(block);
+  EXPECT_LT(touched - resident_bytes(), std::uint64_t{8} << 20) << "the heap gave the block's pages back when freed";
+  tdcone::release_free_heap_pages();
+  EXPECT_GT(touched - resident_bytes(), std::uint64_t{40} << 20) << "the free block's pages should go";
+}
+
 TEST(HugePages, TheTunableIsAddedOnceAndAChoiceIsKept) {
   EXPECT_EQ(tdcone::tunables_with_huge_pages(nullptr), "glibc.malloc.hugetlb=1");
   EXPECT_EQ(tdcone::tunables_with_huge_pages(""), "glibc.malloc.hugetlb=1");
