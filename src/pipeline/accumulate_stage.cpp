@@ -49,7 +49,9 @@ class RoundWriter {
       written += add_pair(next);
       if ((next & 0x3ff) == 0) note_progress();  // a round can be long: the stall watchdog sees it move
       // The messages grow while the pairs they encode go: not both at once.
-      if ((next & 0x3fff) == 0) share_.release_types_before(next);
+      // Every 64k pairs (about 8 MiB of types): each release flushes the
+      // TLBs of every core and splits the huge pages at its ends.
+      if ((next & 0xffff) == 0) share_.release_types_before(next);
     }
     share_.release_types_before(next);
     for (std::size_t owner = 0; owner < outbox_.size(); ++owner) sent_words_[owner] = outbox_[owner].size();
