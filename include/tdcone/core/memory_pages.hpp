@@ -15,12 +15,9 @@ namespace tdcone {
 /// (the alignment matrix) takes its place. Advisory: on failure nothing changes.
 void release_pages(const void* begin, const void* end);
 
-/// Blocks up to this size come from the heap, and this much free memory at its
-/// top stays mapped (larger blocks are mapped and unmapped on their own).
-inline constexpr unsigned long kKeptHeapBytes = 1ul << 30;
-
-/// Makes the heap keep the pages of the blocks freed in it, up to
-/// kKeptHeapBytes, instead of unmapping them. Called once, at start-up.
+/// Makes the heap keep the pages of the blocks freed in it (blocks up to
+/// 1 GiB come from the heap, and up to 1 GiB of free memory stays at its top)
+/// instead of unmapping them. Called once, at start-up.
 void keep_freed_heap_pages();
 
 /// Gives back the pages of every free block of the heap (which keeps them
