@@ -57,14 +57,10 @@ class RoundWriter {
     for (std::size_t owner = 0; owner < outbox_.size(); ++owner) sent_words_[owner] = outbox_[owner].size();
   }
   const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
-  /// One rank: its messages become the round's received ones, without a
-  /// copy (and without a second buffer); the outbox gets the old inbox's.
-  void keep_as_received(mpi::Received<std::uint32_t>& inbox) {
-    inbox.records.swap(outbox_[0]);
-    inbox.offset = {0, inbox.records.size()};
-  }
-  /// Frees the messages (sent): the matrix grows into their memory while it adds the round.
-  void release_outbox() {
+  /// Sends the messages into `inbox` (alone, they become it) and frees what
+  /// the outbox then holds: the matrix grows into its memory while it adds the round.
+  void exchange(MPI_Comm comm, mpi::Received<std::uint32_t>& inbox) {
+    mpi::all_to_all_taking(comm, outbox_, inbox);
     for (auto& box : outbox_) std::vector<std::uint32_t>().swap(box);
   }
   std::uint64_t buffer_bytes() const {
@@ -255,11 +251,7 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
     // Counted as if held together, as they are at an exchange; also on one
     // rank, which holds only one: its budget and advice stay those of any rank count.
     const std::uint64_t sent_bytes = writer.buffer_bytes();
-    if (comm.size() == 1)
-      writer.keep_as_received(inbox);
-    else
-      mpi::all_to_all(comm, writer.outbox(), inbox);
-    writer.release_outbox();
+    writer.exchange(comm, inbox);
     status = mpi::run_local_step([&] { add_messages(inbox, matrix, max_jobs); }, message);
     const double done = all_pairs > 0 ? round[3] / all_pairs : 1.0;
     const double buffers = static_cast<double>(sent_bytes + inbox.records.capacity() * 4);

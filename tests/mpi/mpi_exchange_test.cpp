@@ -37,6 +37,29 @@ TEST(Exchange, EveryRecordReachesItsRankInSenderOrder) {
   EXPECT_EQ(in.records.size(), in.offset[ranks]);
 }
 
+TEST(Exchange, TakingTheSendersBuffersGivesTheSameRecordsAndAloneNoCopy) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::vector<std::vector<Record>> outbox(ranks);
+  for (int t = 0; t < ranks; ++t)
+    for (int k = 0; k < 2 + rank + t; ++k) outbox[t].push_back({rank, t, k});
+  const Received<Record> copied = all_to_all(MPI_COMM_WORLD, outbox);
+  const Record* own = outbox[0].data();
+  Received<Record> taken;
+  taken.records.push_back({-1, -1, -1});  // a buffer from an earlier round
+  all_to_all_taking(MPI_COMM_WORLD, outbox, taken);
+  EXPECT_EQ(taken.offset, copied.offset);
+  ASSERT_EQ(taken.records.size(), copied.records.size());
+  for (std::size_t i = 0; i < copied.records.size(); ++i) {
+    EXPECT_EQ(taken.records[i].from, copied.records[i].from) << i;
+    EXPECT_EQ(taken.records[i].k, copied.records[i].k) << i;
+  }
+  if (ranks == 1) {
+    EXPECT_EQ(taken.records.data(), own) << "alone, the box itself becomes the records";
+  }
+}
+
 TEST(Exchange, SumsOverAllRanks) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

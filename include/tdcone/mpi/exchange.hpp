@@ -53,6 +53,18 @@ void all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox, Receiv
   MPI_Type_free(&record);
 }
 
+/// The same, taking the sender's buffers where it can: alone, a rank's box
+/// for itself becomes the records without a copy (and without a second
+/// buffer), and outbox[0] gets the old records' buffer. Collective.
+template <class T>
+void all_to_all_taking(MPI_Comm comm, std::vector<std::vector<T>>& outbox, Received<T>& in) {
+  int n_ranks = 1;
+  MPI_Comm_size(comm, &n_ranks);
+  if (n_ranks > 1) return all_to_all(comm, outbox, in);
+  in.records.swap(outbox[0]);
+  in.offset = {0, in.records.size()};
+}
+
 /// The same into a new Received. Collective.
 template <class T>
 Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox) {
