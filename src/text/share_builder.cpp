@@ -105,6 +105,7 @@ void ShareBuilder::reserve_rest() {
   reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.type_start, share_.types, share_.type_counts,
           share_.src_hash, share_.tgt_hash, share_.label_ids, share_.pair_keys, share_.src_keys);
   if (diversity_) share_.diversity.reserve(share_.flags.capacity());
+  if (options_.fields.has_id()) share_.ids.reserve(share_.flags.capacity(), static_cast<std::size_t>(static_cast<double>(share_.ids.chars()) * scale));
 }
 
 std::string ShareBuilder::add(const io::Line& line) {

@@ -21,11 +21,21 @@ class StringColumn {
     const std::uint64_t begin = i == 0 ? 0 : ends_[i - 1];
     return {chars_.data() + begin, ends_[i] - begin};
   }
+  /// The characters of all rows.
+  std::size_t chars() const { return chars_.size(); }
+  /// Room for `rows` rows of `chars` characters in all, so that a column
+  /// filled to about that size is never copied as it grows.
+  void reserve(std::size_t rows, std::size_t chars) {
+    ends_.reserve(rows);
+    chars_.reserve(chars);
+  }
   /// Bytes held.
   std::uint64_t bytes() const { return chars_.capacity() + ends_.capacity() * sizeof(std::uint64_t); }
+  /// Frees a spare of more than a quarter of the size (a smaller one was
+  /// reserved and never written: it holds no memory, and a copy would).
   void shrink_to_fit() {
-    chars_.shrink_to_fit();
-    ends_.shrink_to_fit();
+    if (chars_.capacity() - chars_.size() > chars_.size() / 4) chars_.shrink_to_fit();
+    if (ends_.capacity() - ends_.size() > ends_.size() / 4) ends_.shrink_to_fit();
   }
 
  private:
