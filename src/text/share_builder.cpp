@@ -99,13 +99,12 @@ constexpr std::size_t kSamplePairs = 4096;
 void ShareBuilder::reserve_rest() {
   if (expected_bytes_ <= added_bytes_ || added_bytes_ == 0) return;
   const double scale = 1.0625 * static_cast<double>(expected_bytes_) / static_cast<double>(added_bytes_);  // a sixteenth to spare
-  const auto reserve = [scale](auto&... vectors) {
-    (vectors.reserve(static_cast<std::size_t>(static_cast<double>(vectors.size()) * scale)), ...);
-  };
+  const auto scaled = [scale](std::size_t n) { return static_cast<std::size_t>(static_cast<double>(n) * scale); };
+  const auto reserve = [scaled](auto&... vectors) { (vectors.reserve(scaled(vectors.size())), ...); };
   reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.type_start, share_.types, share_.type_counts,
           share_.src_hash, share_.tgt_hash, share_.label_ids, share_.pair_keys, share_.src_keys);
   if (diversity_) share_.diversity.reserve(share_.flags.capacity());
-  if (options_.fields.has_id()) share_.ids.reserve(share_.flags.capacity(), static_cast<std::size_t>(static_cast<double>(share_.ids.chars()) * scale));
+  if (options_.fields.has_id()) share_.ids.reserve(share_.flags.capacity(), scaled(share_.ids.chars()));
 }
 
 std::string ShareBuilder::add(const io::Line& line) {
