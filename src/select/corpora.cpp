@@ -18,7 +18,7 @@ void line_words(const text::TokenizedShare& share, std::size_t i, Side side,
                 std::vector<std::pair<text::WordId, std::uint32_t>>& out) {
   out.clear();
   auto append = [&](std::size_t k) {  // k: 2i for src, 2i+1 for tgt
-    for (std::uint64_t j = share.type_start[k]; j < share.type_start[k + 1]; ++j)
+    for (std::uint64_t j = share.type_start[k]; j < share.type_end(k); ++j)
       out.emplace_back(share.types[j], share.type_counts[j]);
   };
   if (side != Side::tgt) append(2 * i);
@@ -73,8 +73,8 @@ std::vector<bool> words_only_in_left_out_lines(const Corpora& corpora) {
   const auto mark = [&](const text::TokenizedShare& share, bool left_out) {
     for (std::size_t i = 0; i < share.size(); ++i) {
       if (bool(share.flags[i] & schema::left_out) != left_out) continue;
-      for (std::uint64_t j = share.type_start[2 * i]; j < share.type_start[2 * i + 2]; ++j)
-        seen[share.types[j]] = left_out ? std::max<std::uint8_t>(seen[share.types[j]], 1) : 2;
+      for (const auto side : {share.src_types(i), share.tgt_types(i)})
+        for (const text::WordId w : side) seen[w] = left_out ? std::max<std::uint8_t>(seen[w], 1) : 2;
     }
   };
   mark(corpora.available, true);

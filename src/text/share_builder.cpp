@@ -101,8 +101,8 @@ void ShareBuilder::reserve_rest() {
   const double scale = 1.0625 * static_cast<double>(expected_bytes_) / static_cast<double>(added_bytes_);  // a sixteenth to spare
   const auto scaled = [scale](std::size_t n) { return static_cast<std::size_t>(static_cast<double>(n) * scale); };
   const auto reserve = [scaled](auto&... vectors) { (vectors.reserve(scaled(vectors.size())), ...); };
-  reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.type_start, share_.types, share_.type_counts,
-          share_.src_hash, share_.tgt_hash, share_.label_ids, share_.pair_keys, share_.src_keys);
+  reserve(share_.flags, share_.src_len, share_.tgt_len, share_.scores, share_.type_start, share_.type_count, share_.types,
+          share_.type_counts, share_.src_hash, share_.tgt_hash, share_.label_ids, share_.pair_keys, share_.src_keys);
   if (diversity_) share_.diversity.reserve(share_.flags.capacity());
   if (options_.fields.has_id()) share_.ids.reserve(share_.flags.capacity(), scaled(share_.ids.chars()));
 }
@@ -137,12 +137,17 @@ std::string ShareBuilder::add_record(io::Record& record) {
   label_problem_.clear();
   if (options_.reverse) std::swap(record.src, record.tgt);
   share_.flags.push_back(0);
-  // The same text on both sides (one-sided lines in selection) is tokenized once.
+  // The same text on both sides (one-sided lines in selection) is tokenized
+  // once, its types the output's too. The last output read is then not one
+  // a later output may repeat: its types may be before these.
   const bool same_text = record.src.data() == record.tgt.data() && record.src.size() == record.tgt.size();
   share_.src_len.push_back(add_side(record.src, last_src_, src));
-  const std::size_t src_begin = share_.type_start[share_.type_start.size() - 2], src_end = share_.types.size();
-  share_.tgt_len.push_back(same_text ? repeat_types(src_begin, src_end, share_.src_len.back())
-                                     : add_side(record.tgt, last_tgt_, tgt));
+  if (same_text) {
+    last_tgt_.known = false;
+    share_.tgt_len.push_back(repeat_side(share_.type_start.back(), share_.type_count.back(), share_.src_len.back()));
+  } else {
+    share_.tgt_len.push_back(add_side(record.tgt, last_tgt_, tgt));
+  }
   if (options_.keep_counts) {
     share_.src_hash.push_back(XXH3_64bits(record.src.data(), record.src.size()));
     share_.tgt_hash.push_back(same_text ? share_.src_hash.back() : XXH3_64bits(record.tgt.data(), record.tgt.size()));
@@ -177,8 +182,12 @@ std::string ShareBuilder::flag(std::string reason) {
   if (diversity_) diversity_->add_bad_line();
   if (options_.fields.has_score()) share_.scores.push_back(0.0);
   if (options_.fields.has_id()) share_.ids.push_back({});
-  share_.type_start.push_back(share_.types.size());
-  share_.type_start.push_back(share_.types.size());
+  // Empty sides, placed at the last sides read, which later pairs may
+  // repeat: the types before a pair's sides are never read after it
+  // (TokenizedShare::release_types_before).
+  share_.type_start.push_back(last_src_.known ? last_src_.begin : share_.types.size());
+  share_.type_start.push_back(last_tgt_.known ? last_tgt_.begin : share_.types.size());
+  share_.type_count.insert(share_.type_count.end(), 2, 0);
   if (options_.keep_counts) {
     share_.src_hash.push_back(0);
     share_.tgt_hash.push_back(0);
@@ -191,10 +200,10 @@ std::string ShareBuilder::flag(std::string reason) {
 }
 
 std::uint32_t ShareBuilder::add_side(std::string_view sentence, LastSentence& last, Side side) {
-  if (last.known && sentence == last.text) return repeat_types(last.begin, last.end, last.length);
+  if (last.known && sentence == last.text) return repeat_side(last.begin, last.count, last.length);
   last.begin = share_.types.size();
   last.length = add_types(sentence, side);
-  last.end = share_.types.size();
+  last.count = share_.type_count.back();
   // The vocabulary still holds the hashes of this side's words (add_types' intern).
   if (options_.dedup != DedupMode::none) last.key = dedup_.side_key(sentence, vocabulary_, last.length);
   last.text.assign(sentence);
@@ -223,23 +232,16 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence, Side side) {
   } else {
     share_.types.erase(std::unique(first, share_.types.end()), share_.types.end());
   }
-  share_.type_start.push_back(share_.types.size());
+  share_.type_start.push_back(start);
+  share_.type_count.push_back(static_cast<std::uint32_t>(share_.types.size() - start));
   return static_cast<std::uint32_t>(tokens_.size());
 }
 
-// The types (and counts) at [begin, end) of the share once more, as the next
-// sentence; returns its `length`.
-std::uint32_t ShareBuilder::repeat_types(std::size_t begin, std::size_t end, std::uint32_t length) {
-  // Copied after the resize: it may move the vector.
-  const auto repeat = [begin, end](auto& values) {
-    const std::size_t at = values.size();
-    values.resize(at + (end - begin));
-    std::copy(values.begin() + static_cast<std::ptrdiff_t>(begin), values.begin() + static_cast<std::ptrdiff_t>(end),
-              values.begin() + static_cast<std::ptrdiff_t>(at));
-  };
-  repeat(share_.types);
-  if (options_.keep_counts) repeat(share_.type_counts);
-  share_.type_start.push_back(share_.types.size());
+// The side whose `count` types (and counts) are at `begin` in the share,
+// once more: the next side is those, not a copy. Returns its `length`.
+std::uint32_t ShareBuilder::repeat_side(std::uint64_t begin, std::uint32_t count, std::uint32_t length) {
+  share_.type_start.push_back(begin);
+  share_.type_count.push_back(count);
   return length;
 }
 

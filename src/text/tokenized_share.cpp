@@ -20,31 +20,41 @@ void TokenizedShare::shrink_to_fit() {
   auto shrink = [](auto&... vectors) {
     ((vectors.capacity() - vectors.size() > vectors.size() / kKeptSpare ? vectors.shrink_to_fit() : void()), ...);
   };
-  shrink(flags, src_len, tgt_len, scores, type_start, types, type_counts, src_hash, tgt_hash, label_ids, pair_keys,
-         src_keys);
+  shrink(flags, src_len, tgt_len, scores, type_start, type_count, types, type_counts, src_hash, tgt_hash, label_ids,
+         pair_keys, src_keys);
   ids.shrink_to_fit();
   diversity.shrink_to_fit();
 }
 
 std::uint64_t TokenizedShare::bytes() const {
   auto held = [](const auto&... vectors) { return ((std::uint64_t{vectors.capacity()} * sizeof(vectors[0])) + ...); };
-  return ids.bytes() + diversity.bytes() + held(flags, src_len, tgt_len, scores, type_start, types, type_counts,
-                                                src_hash, tgt_hash, label_ids, pair_keys, src_keys);
+  return ids.bytes() + diversity.bytes() + held(flags, src_len, tgt_len, scores, type_start, type_count, types,
+                                                type_counts, src_hash, tgt_hash, label_ids, pair_keys, src_keys);
 }
 
 void TokenizedShare::release_types_before(std::size_t end) {
   types_released_ = true;
   if (end <= types_released_before_) return;
-  const std::uint64_t* starts = type_start.data();
-  const std::uint64_t types_gone = starts[2 * end] - starts[2 * types_released_before_];
-  released_bytes_ += types_gone * (sizeof(WordId) + (type_counts.empty() ? 0 : sizeof(std::uint32_t))) +
-                     2 * (end - types_released_before_) * sizeof(std::uint64_t);
-  release_pages(types.data() + starts[2 * types_released_before_], types.data() + starts[2 * end]);
-  if (!type_counts.empty())
-    release_pages(type_counts.data() + starts[2 * types_released_before_], type_counts.data() + starts[2 * end]);
-  // type_start[2 * end] is the first entry still read; the ones before it go.
-  release_pages(starts + 2 * types_released_before_, starts + 2 * end);
+  // The first type still read: pair end's sides', which are the last read
+  // on their side when a later pair repeats one.
+  const std::uint64_t kept_from =
+      end < size() ? std::min(type_start[2 * end], type_start[2 * end + 1]) : std::uint64_t{types.size()};
+  const std::uint64_t from = types_released_to_, to = std::max(kept_from, from);
+  released_bytes_ += (to - from) * (sizeof(WordId) + (type_counts.empty() ? 0 : sizeof(std::uint32_t))) +
+                     2 * (end - types_released_before_) * (sizeof(std::uint64_t) + sizeof(std::uint32_t));
+  release_pages(types.data() + from, types.data() + to);
+  if (!type_counts.empty()) release_pages(type_counts.data() + from, type_counts.data() + to);
+  // The starts and counts of pairs [0, end) go.
+  release_pages(type_start.data() + 2 * types_released_before_, type_start.data() + 2 * end);
+  release_pages(type_count.data() + 2 * types_released_before_, type_count.data() + 2 * end);
   types_released_before_ = end;
+  types_released_to_ = to;
+}
+
+std::uint64_t TokenizedShare::side_types() const {
+  std::uint64_t sum = 0;
+  for (const std::uint32_t count : type_count) sum += count;
+  return sum;
 }
 
 std::size_t TokenizedShare::file_of(std::size_t i) const {

@@ -76,8 +76,11 @@ TEST(ShareBuilder, ARepeatedSentenceHasTheTypesAndCountsOfItsFirstTime) {
   EXPECT_EQ(words(vocabulary, share.tgt_types(3)), (std::vector<std::string>{"r", "s"}));
   EXPECT_EQ(words(vocabulary, share.src_types(3)), (std::vector<std::string>{"q", "p", "x"}));
   EXPECT_EQ(share.src_hash[0], share.src_hash[2]);
-  // counts: pair 0 (q 2, p 1 | r 1), pair 2 (q 2, p 1 | r 1, s 2), pair 3 (q 2, p 1, x 1 | r 1, s 2)
-  EXPECT_EQ(share.type_counts, (std::vector<std::uint32_t>{2, 1, 1, 2, 1, 1, 2, 2, 1, 1, 1, 2}));
+  // A repeated side is the types (and counts) of its first time, not a copy.
+  EXPECT_EQ(share.type_start[4], share.type_start[0]);  // pair 2's input is pair 0's
+  EXPECT_EQ(share.type_start[7], share.type_start[5]);  // pair 3's output is pair 2's
+  // counts as stored: pair 0 (q 2, p 1 | r 1), pair 2 (| r 1, s 2), pair 3 (q 2, p 1, x 1 |)
+  EXPECT_EQ(share.type_counts, (std::vector<std::uint32_t>{2, 1, 1, 1, 2, 2, 1, 1}));
 }
 
 TEST(ShareBuilder, LongAndShortSentencesGiveSortedUniqueTypes) {
@@ -96,7 +99,7 @@ TEST(ShareBuilder, LongAndShortSentencesGiveSortedUniqueTypes) {
     EXPECT_TRUE(std::is_sorted(types.begin(), types.end()));
     EXPECT_EQ(std::adjacent_find(types.begin(), types.end()), types.end());
     std::uint32_t tokens = 0;
-    for (std::uint64_t k = share.type_start[2 * pair]; k < share.type_start[2 * pair + 1]; ++k) tokens += share.type_counts[k];
+    for (std::uint64_t k = share.type_start[2 * pair]; k < share.type_end(2 * pair); ++k) tokens += share.type_counts[k];
     EXPECT_EQ(tokens, share.src_len[pair]);
   }
 }
@@ -222,22 +225,55 @@ TEST(TokenizedShare, ReleasingAlignedPairsKeepsTheOthersIntact) {
   for (std::size_t i = 0; i < kPairs; ++i) {
     share.flags.push_back(0);
     for (int side = 0; side < 2; ++side) {
-      for (WordId w = 0; w < 5; ++w) share.types.push_back(static_cast<WordId>(i % 1000 + side * 10 + w));
       share.type_start.push_back(share.types.size());
+      share.type_count.push_back(5);
+      for (WordId w = 0; w < 5; ++w) share.types.push_back(static_cast<WordId>(i % 1000 + side * 10 + w));
     }
   }
   EXPECT_EQ(share.released_bytes(), 0u);
   share.release_types_before(kPairs / 2);
   share.release_types_before(kPairs / 4);  // already released: nothing more
   share.release_types_before(3 * kPairs / 4);
-  // Per pair 10 types of 4 bytes and two 8-byte starts: what the budget no longer counts.
-  EXPECT_EQ(share.released_bytes(), 3 * kPairs / 4 * (10 * 4 + 2 * 8));
+  // Per pair 10 types of 4 bytes, two 8-byte starts and two 4-byte counts: what the budget no longer counts.
+  EXPECT_EQ(share.released_bytes(), 3 * kPairs / 4 * (10 * 4 + 2 * 8 + 2 * 4));
   for (std::size_t i = 3 * kPairs / 4; i < kPairs; ++i) {
     const auto x = share.src_types(i), y = share.tgt_types(i);
     ASSERT_EQ(x.size(), 5u) << i;
     ASSERT_EQ(y.size(), 5u) << i;
     ASSERT_EQ(x[0], i % 1000) << i;
     ASSERT_EQ(y[4], i % 1000 + 14) << i;
+  }
+}
+
+// The Twitter URL corpus's shape: one input over many pairs, stored once,
+// also across bad lines. Releasing the pairs before (at a bad line too)
+// keeps it: its whole pages would read as zeros otherwise.
+TEST(TokenizedShare, AnInputRepeatedOverManyPairsStaysWhileThePairsBeforeAreReleased) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  const ReadOptions options = whitespace_tsv();
+  ShareBuilder builder(share, options, vocabulary);
+  std::string input;
+  for (int w = 0; w < 5000; ++w) input.append("w").append(std::to_string(w)).append(" ");  // 20 KB of types: whole pages
+  constexpr std::size_t kPairs = 20000;
+  const auto bad = [](std::size_t i) { return i % 1000 == 999; };
+  for (std::size_t i = 0; i < kPairs; ++i)
+    builder.add({bad(i) ? std::string("a bad line") : input + "\tout" + std::to_string(i) + " x y z", false});
+  builder.finish();
+  ASSERT_EQ(share.types.size(), 5000 + 4 * (kPairs - kPairs / 1000));  // the input once, each output's four
+  for (std::size_t end : {std::size_t{999}, kPairs / 2, 3 * kPairs / 4 - 1}) share.release_types_before(end);
+  EXPECT_GT(share.released_bytes(), (kPairs / 2) * 4 * sizeof(WordId));
+  const WordId last_input_word = vocabulary.find("w4999");
+  for (std::size_t i = 3 * kPairs / 4 - 1; i < kPairs; ++i) {
+    if (bad(i)) {
+      ASSERT_TRUE(share.src_types(i).empty() && share.tgt_types(i).empty()) << i;
+      continue;
+    }
+    const auto x = share.src_types(i), y = share.tgt_types(i);
+    ASSERT_EQ(x.size(), 5000u) << i;
+    ASSERT_EQ(x.back(), last_input_word) << i;
+    ASSERT_EQ(y.size(), 4u) << i;
+    ASSERT_TRUE(std::ranges::find(y, vocabulary.find("out" + std::to_string(i))) != y.end()) << i;
   }
 }
 

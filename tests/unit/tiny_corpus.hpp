@@ -73,10 +73,11 @@ class TinyCorpus {
     share.flags.push_back(0);
     share.src_len.push_back(static_cast<std::uint32_t>(x.size()));
     share.tgt_len.push_back(static_cast<std::uint32_t>(y.size()));
-    share.types.insert(share.types.end(), x.begin(), x.end());
-    share.type_start.push_back(share.types.size());
-    share.types.insert(share.types.end(), y.begin(), y.end());
-    share.type_start.push_back(share.types.size());
+    for (const auto* side : {&x, &y}) {
+      share.type_start.push_back(share.types.size());
+      share.type_count.push_back(static_cast<std::uint32_t>(side->size()));
+      share.types.insert(share.types.end(), side->begin(), side->end());
+    }
     share.total_lines = share.size();
   }
 

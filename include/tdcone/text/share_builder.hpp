@@ -55,7 +55,8 @@ class ShareBuilder {
   // repeat a sentence over many consecutive pairs, tokenized once this way.
   struct LastSentence {
     std::string text;
-    std::size_t begin = 0, end = 0;  // its types (and counts) in the share
+    std::uint64_t begin = 0;  // its types (and counts) in the share
+    std::uint32_t count = 0;
     std::uint32_t length = 0;        // tokens
     DedupKey key;                    // with ReadOptions::dedup
     bool known = false;
@@ -64,7 +65,7 @@ class ShareBuilder {
   enum Side { src, tgt };
   std::uint32_t add_side(std::string_view sentence, LastSentence& last, Side side);
   std::uint32_t add_types(std::string_view sentence, Side side);
-  std::uint32_t repeat_types(std::size_t begin, std::size_t end, std::uint32_t length);
+  std::uint32_t repeat_side(std::uint64_t begin, std::uint32_t count, std::uint32_t length);
 
   TokenizedShare& share_;
   const ReadOptions& options_;

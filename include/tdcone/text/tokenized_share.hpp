@@ -55,9 +55,12 @@ struct TokenizedShare {
   std::vector<std::uint32_t> src_len, tgt_len;  // tokens (not types)
   std::vector<double> scores;                  // when the format has a score
   StringColumn ids;                            // when the format has an id
-  // Sorted, unique word types: pair i's input at [type_start[2i], type_start[2i+1]),
-  // its output at [type_start[2i+1], type_start[2i+2]).
-  std::vector<std::uint64_t> type_start{0};
+  // Sorted, unique word types of each side (2i: pair i's input, 2i+1: its
+  // output): type_count[k] of them at type_start[k] in `types`. A side that
+  // repeats the last one read on its side (the Twitter URL corpus repeats an
+  // input over many consecutive pairs) is its types again, not a copy.
+  std::vector<std::uint64_t> type_start;
+  std::vector<std::uint32_t> type_count;
   std::vector<WordId> types;
   // With ReadOptions::keep_counts: occurrences of each entry of `types`, and a
   // hash of the input and output text of each pair (to spot identical lines).
@@ -94,7 +97,8 @@ struct TokenizedShare {
   /// The word types of pairs [0, end) will not be read again (the score
   /// engine has aligned them): their pages go back to the system, so the
   /// alignment matrix grows into the memory the share gives up. Reading them
-  /// after is a logic error (asserted in debug builds).
+  /// after is a logic error (asserted in debug builds). A later pair's side
+  /// may be an earlier side's types: those stay.
   void release_types_before(std::size_t end);
   /// Whether an engine run has begun to release the types (true on every
   /// rank of that run, also one without pairs).
@@ -105,15 +109,21 @@ struct TokenizedShare {
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
   std::span<const WordId> tgt_types(std::size_t i) const { return span(2 * i + 1); }
+  /// Where side k's types end in `types`.
+  std::uint64_t type_end(std::size_t k) const { return type_start[k] + type_count[k]; }
+  /// The types of all sides, each counted as often as it is a side: what
+  /// messages carry, shared or not.
+  std::uint64_t side_types() const;
 
  private:
   std::size_t types_released_before_ = 0;
+  std::uint64_t types_released_to_ = 0;  // types [0, this) were released
   std::uint64_t released_bytes_ = 0;
   bool types_released_ = false;
 
   std::span<const WordId> span(std::size_t k) const {
     assert(k >= 2 * types_released_before_);
-    return {types.data() + type_start[k], types.data() + type_start[k + 1]};
+    return {types.data() + type_start[k], type_count[k]};
   }
 };
 
