@@ -55,10 +55,10 @@ class ShareBuilder {
   // repeat a sentence over many consecutive pairs, tokenized once this way.
   struct LastSentence {
     std::string text;
-    std::uint64_t begin = 0;  // its types (and counts) in the share
+    std::uint64_t begin = 0;   // its types (and counts) in the share: `count` of them from there
     std::uint32_t count = 0;
-    std::uint32_t length = 0;        // tokens
-    DedupKey key;                    // with ReadOptions::dedup
+    std::uint32_t length = 0;  // tokens
+    DedupKey key;              // with ReadOptions::dedup
     bool known = false;
   };
 
