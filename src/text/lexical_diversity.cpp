@@ -10,6 +10,8 @@
 #include <cmath>
 #include <limits>
 
+#include "tdcone/core/memory_pages.hpp"
+
 namespace tdcone::text {
 
 using namespace schema;  // the PairMarker bits
@@ -296,11 +298,7 @@ void PairDiversity::reserve(std::size_t pairs) {
 }
 
 void PairDiversity::shrink_to_fit() {
-  // As TokenizedShare::shrink_to_fit: a spare of up to a quarter was reserved, never written.
-  auto shrink = [](auto&... vectors) {
-    ((vectors.capacity() - vectors.size() > vectors.size() / 4 ? vectors.shrink_to_fit() : void()), ...);
-  };
-  shrink(packed_, markers_, long_matches_);
+  shrink_large_spares(packed_, markers_, long_matches_);
 }
 
 std::uint64_t PairDiversity::bytes() const {

@@ -144,7 +144,7 @@ std::string ShareBuilder::add_record(io::Record& record) {
   share_.src_len.push_back(add_side(record.src, last_src_, src));
   if (same_text) {
     last_tgt_.known = false;
-    share_.tgt_len.push_back(repeat_side(share_.type_start.back(), share_.type_count.back(), share_.src_len.back()));
+    share_.tgt_len.push_back(repeat_side(share_.type_start.size() - 1, share_.src_len.back()));
   } else {
     share_.tgt_len.push_back(add_side(record.tgt, last_tgt_, tgt));
   }
@@ -185,8 +185,8 @@ std::string ShareBuilder::flag(std::string reason) {
   // Empty sides, placed at the last sides read, which later pairs may
   // repeat: the types before a pair's sides are never read after it
   // (TokenizedShare::release_types_before).
-  share_.type_start.push_back(last_src_.known ? last_src_.begin : share_.types.size());
-  share_.type_start.push_back(last_tgt_.known ? last_tgt_.begin : share_.types.size());
+  for (const LastSentence* last : {&last_src_, &last_tgt_})
+    share_.type_start.push_back(last->known ? share_.type_start[last->side] : share_.types.size());
   share_.type_count.insert(share_.type_count.end(), 2, 0);
   if (options_.keep_counts) {
     share_.src_hash.push_back(0);
@@ -200,10 +200,9 @@ std::string ShareBuilder::flag(std::string reason) {
 }
 
 std::uint32_t ShareBuilder::add_side(std::string_view sentence, LastSentence& last, Side side) {
-  if (last.known && sentence == last.text) return repeat_side(last.begin, last.count, last.length);
-  last.begin = share_.types.size();
+  if (last.known && sentence == last.text) return repeat_side(last.side, last.length);
   last.length = add_types(sentence, side);
-  last.count = share_.type_count.back();
+  last.side = share_.type_start.size() - 1;
   // The vocabulary still holds the hashes of this side's words (add_types' intern).
   if (options_.dedup != DedupMode::none) last.key = dedup_.side_key(sentence, vocabulary_, last.length);
   last.text.assign(sentence);
@@ -237,11 +236,11 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence, Side side) {
   return static_cast<std::uint32_t>(tokens_.size());
 }
 
-// The side whose `count` types (and counts) are at `begin` in the share,
-// once more: the next side is those, not a copy. Returns its `length`.
-std::uint32_t ShareBuilder::repeat_side(std::uint64_t begin, std::uint32_t count, std::uint32_t length) {
-  share_.type_start.push_back(begin);
-  share_.type_count.push_back(count);
+// An earlier side of the share once more: the next side is its types (and
+// counts), not a copy. Returns its `length`.
+std::uint32_t ShareBuilder::repeat_side(std::size_t side, std::uint32_t length) {
+  share_.type_start.push_back(share_.type_start[side]);
+  share_.type_count.push_back(share_.type_count[side]);
   return length;
 }
 

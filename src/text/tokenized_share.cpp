@@ -7,21 +7,11 @@
 
 namespace tdcone::text {
 
-namespace {
-constexpr std::size_t kKeptSpare = 4;  // a vector's spare capacity up to 1/4 of its size is kept
-}  // namespace
-
 void TokenizedShare::shrink_to_fit() {
   // One vector at a time, before the matrix exists: the share is kept for the
-  // whole run, and doubling growth can leave it half empty. One reserved
-  // close to its size (ShareBuilder::expect_bytes) stays: its spare pages were
-  // never written, so they hold no memory, and a copy would fault in all of
-  // its pages once more (and hold both copies at once).
-  auto shrink = [](auto&... vectors) {
-    ((vectors.capacity() - vectors.size() > vectors.size() / kKeptSpare ? vectors.shrink_to_fit() : void()), ...);
-  };
-  shrink(flags, src_len, tgt_len, scores, type_start, type_count, types, type_counts, src_hash, tgt_hash, label_ids,
-         pair_keys, src_keys);
+  // whole run. One reserved close to its size (ShareBuilder::expect_bytes) stays.
+  shrink_large_spares(flags, src_len, tgt_len, scores, type_start, type_count, types, type_counts, src_hash, tgt_hash,
+                      label_ids, pair_keys, src_keys);
   ids.shrink_to_fit();
   diversity.shrink_to_fit();
 }

@@ -15,6 +15,16 @@ namespace tdcone {
 /// (the alignment matrix) takes its place. Advisory: on failure nothing changes.
 void release_pages(const void* begin, const void* end);
 
+/// Frees the spare capacity of each container whose spare is more than a
+/// quarter of its size (doubling growth can leave it half empty). A smaller
+/// spare stays: a container reserved close to its size never wrote it, so it
+/// holds no memory, and the copy that shrinking makes would fault in all of
+/// its pages once more (and hold both copies at once).
+template <class... Containers>
+void shrink_large_spares(Containers&... containers) {
+  ((containers.capacity() - containers.size() > containers.size() / 4 ? containers.shrink_to_fit() : void()), ...);
+}
+
 /// Makes the heap keep the pages of the blocks freed in it (blocks up to
 /// 1 GiB come from the heap, and up to 1 GiB of free memory stays at its top)
 /// instead of unmapping them. Called once, at start-up.

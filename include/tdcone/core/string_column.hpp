@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include "tdcone/core/memory_pages.hpp"
+
 namespace tdcone {
 
 class StringColumn {
@@ -31,12 +33,8 @@ class StringColumn {
   }
   /// Bytes held.
   std::uint64_t bytes() const { return chars_.capacity() + ends_.capacity() * sizeof(std::uint64_t); }
-  /// Frees a spare of more than a quarter of the size (a smaller one was
-  /// reserved and never written: it holds no memory, and a copy would).
-  void shrink_to_fit() {
-    if (chars_.capacity() - chars_.size() > chars_.size() / 4) chars_.shrink_to_fit();
-    if (ends_.capacity() - ends_.size() > ends_.size() / 4) ends_.shrink_to_fit();
-  }
+  /// Frees a spare of more than a quarter of the size (shrink_large_spares).
+  void shrink_to_fit() { shrink_large_spares(chars_, ends_); }
 
  private:
   std::string chars_;

@@ -55,8 +55,7 @@ class ShareBuilder {
   // repeat a sentence over many consecutive pairs, tokenized once this way.
   struct LastSentence {
     std::string text;
-    std::uint64_t begin = 0;   // its types (and counts) in the share: `count` of them from there
-    std::uint32_t count = 0;
+    std::size_t side = 0;      // its side in the share (type_start, type_count)
     std::uint32_t length = 0;  // tokens
     DedupKey key;              // with ReadOptions::dedup
     bool known = false;
@@ -65,7 +64,7 @@ class ShareBuilder {
   enum Side { src, tgt };
   std::uint32_t add_side(std::string_view sentence, LastSentence& last, Side side);
   std::uint32_t add_types(std::string_view sentence, Side side);
-  std::uint32_t repeat_side(std::uint64_t begin, std::uint32_t count, std::uint32_t length);
+  std::uint32_t repeat_side(std::size_t side, std::uint32_t length);
 
   TokenizedShare& share_;
   const ReadOptions& options_;
