@@ -7,6 +7,11 @@ export HDF5_PLUGIN_PATH="$BUILD/plugins"  # for --compression zstd files
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/tdcone-e2e.XXXXXX")
 trap 'rm -rf "$WORK"' EXIT
+# Open MPI's session directories under the test's own: concurrent tests (ctest
+# -j) otherwise share /tmp/ompi.HOST.UID, and one's cleanup can remove it
+# while another singleton is creating its own inside.
+mkdir "$WORK/tmp"
+export TMPDIR="$WORK/tmp"
 source "$HERE/../../scripts/mpi-env.sh"
 run_mpi() { local n=$1; shift; ${TDCONE_MPIRUN:-mpirun} -n "$n" --oversubscribe "$TDCONE" "$@"; }
 fail() { echo "FAIL: $*" >&2; exit 1; }
