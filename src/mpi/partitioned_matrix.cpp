@@ -195,10 +195,18 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
     }
   };
   for (const MatrixCell& cell : fresh) {
-    // The held cells before it, as they are stored, four at a time while a
-    // run lasts: the runs between two new cells are short, and a memcpy call
-    // a run cost more than the cells.
-    for (; i + 4 <= n_held && held[i + 3].key < cell.key; i += 4, out += 4) std::memcpy(merged + out, held + i, 4 * sizeof(StoredCell));
+    // The held cells before it, as they are stored, eight at a time: the
+    // keys are sorted, so those less than the new one are a prefix of the
+    // eight, counted without a branch, and all eight are copied (the ones
+    // past the run are written over next). A run's length is a coin toss
+    // (one to a dozen held cells a new one), and a branch a cell on it was
+    // mispredicted at every run's end. Room: out <= i + (new cells passed),
+    // so eight cells from out stay inside the block while i + 8 <= n_held.
+    for (std::size_t less = 8; less == 8 && i + 8 <= n_held; i += less, out += less) {
+      less = 0;
+      for (std::size_t k = 0; k < 8; ++k) less += held[i + k].key < cell.key ? 1 : 0;
+      std::memcpy(merged + out, held + i, 8 * sizeof(StoredCell));
+    }
     while (i < n_held && held[i].key < cell.key) merged[out++] = held[i++];
     keep_held_wide_before(i);
     std::uint64_t weight = cell.weight;

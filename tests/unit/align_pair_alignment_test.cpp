@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "tdcone/align/embeddings.hpp"
+#include "tdcone/core/tdcone.hpp"
 #include "tiny_corpus.hpp"
 
 namespace tdcone {
@@ -16,6 +17,12 @@ using text::WordId;
 using Corpus = test_support::TinyCorpus;
 
 const double kLn2 = std::log(2.0), kLn3 = std::log(3.0);
+
+// The pairs' logarithms come from a table: bit for bit std::log's, on both sides of its end.
+TEST(AlignTest, LogarithmsOfCountsAreStdLogs) {
+  for (std::uint64_t n = 1; n < 2048; ++n) ASSERT_EQ(entropy::log_of_count(n), std::log(static_cast<double>(n))) << n;
+  EXPECT_EQ(entropy::log_of_count(231993), std::log(231993.0));
+}
 
 TEST(AlignTest, WorkedExampleUniformMatrix) {
   Corpus c(AlignMode::uniform);
