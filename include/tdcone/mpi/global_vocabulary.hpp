@@ -57,8 +57,12 @@ struct GlobalVocabulary {
   std::uint64_t count(MPI_Comm comm, unsigned bit) const;
 };
 
-/// Words are owned by hash(word) mod n_ranks; each owner numbers the words it
-/// receives and merges their marks. Collective.
-GlobalVocabulary build_global_vocabulary(MPI_Comm comm, const text::Vocabulary& local, const WordMarks& marks);
+/// Words are owned by a hash of the word; each owner numbers the words it
+/// receives and merges their marks. `row_work` (per local word, empty or on
+/// every rank) is the work of each word's row here, summed over all ranks
+/// to pick, of several hashes, the one that evens out the owners' work.
+/// Collective.
+GlobalVocabulary build_global_vocabulary(MPI_Comm comm, const text::Vocabulary& local, const WordMarks& marks,
+                                         std::span<const std::uint64_t> row_work = {});
 
 }  // namespace tdcone::mpi
