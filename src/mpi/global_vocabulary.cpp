@@ -100,7 +100,7 @@ GlobalVocabulary build_global_vocabulary(MPI_Comm comm, const text::Vocabulary& 
   std::vector<std::uint64_t> hashes(local.size(), 0);
   for (text::WordId id = 1; id < local.size(); ++id) hashes[id] = XXH3_64bits(local.word(id).data(), local.word(id).size());
   std::uint64_t seed = 0;
-  if (n_ranks > 1 && !row_work.empty()) seed = pick_placement(comm, hashes, row_work, n_ranks);
+  if (n_ranks > 1) seed = pick_placement(comm, hashes, row_work, n_ranks);  // collective whatever the work
   std::vector<std::vector<char>> outbox(n_ranks);
   std::vector<std::vector<text::WordId>> sent_ids(n_ranks);  // to map the replies back
   for (text::WordId id = 1; id < local.size(); ++id) {

@@ -58,9 +58,9 @@ struct GlobalVocabulary {
 };
 
 /// Words are owned by a hash of the word; each owner numbers the words it
-/// receives and merges their marks. `row_work` (per local word, empty or on
-/// every rank) is the work of each word's row here, summed over all ranks
-/// to pick, of several hashes, the one that evens out the owners' work.
+/// receives and merges their marks. `row_work` (per local word, or empty:
+/// none known here) is the work of each word's row here, summed over all
+/// ranks to pick, of several hashes, the one that evens out the owners' work.
 /// Collective.
 GlobalVocabulary build_global_vocabulary(MPI_Comm comm, const text::Vocabulary& local, const WordMarks& marks,
                                          std::span<const std::uint64_t> row_work = {});
