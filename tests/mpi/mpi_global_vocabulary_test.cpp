@@ -109,5 +109,22 @@ TEST(GlobalVocabulary, HeavyRowsAreSpreadEvenly) {
   EXPECT_EQ(global.count(world, WordMarks::corpus_input), distinct);
 }
 
+// A rank that knows no work (empty row_work) still takes part in the
+// placement's collective: the others, which pass theirs, do not wait for it
+// (bounded by the test's timeout if they did), and every word gets one id.
+TEST(GlobalVocabulary, ARankWithoutWorkStillAgreesOnThePlacement) {
+  const boost::mpi::communicator world;
+  const RankWords mine(world.rank());
+  WordMarks marks(mine.vocabulary.size(), 0);
+  for (const auto& w : mine.words) marks.set(mine.vocabulary.find(w), WordMarks::corpus_input);
+  std::vector<std::uint64_t> work;
+  if (world.rank() != 0) work.assign(mine.vocabulary.size(), 1);
+  const GlobalVocabulary global = build_global_vocabulary(world, mine.vocabulary, marks, work);
+
+  const std::size_t distinct = 10 + world.size() - 1 + world.size();
+  EXPECT_EQ(global.first_id.back() - 1, distinct);
+  EXPECT_EQ(global.count(world, WordMarks::corpus_input), distinct);
+}
+
 }  // namespace
 }  // namespace tdcone::mpi
