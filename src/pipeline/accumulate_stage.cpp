@@ -216,9 +216,10 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
   RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.size(), pair_tdcone);
   const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
   // The matrix sorts a round's rows by place in 8 bytes each: at most four
-  // thirds of the round's bytes. Enough for a whole round of a Twitter-shaped
-  // corpus (0.57 rows a word): each add() merges every bucket once, and a
-  // round split in two cost a second pass over all the cells held.
+  // thirds of the round's bytes, two thirds of a row a word. Enough for a
+  // whole round of a Twitter-shaped corpus (0.48 rows a word on 1 rank, 0.31
+  // on 2): each add() merges every bucket once, and a round split in two
+  // cost a second pass over all the cells held.
   const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / 6, 1024);
   mpi::Received<std::uint32_t> inbox;
   const std::uint64_t gaps_before = heap_gap_bytes();  // left by earlier stages: theirs
