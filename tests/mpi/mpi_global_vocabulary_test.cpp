@@ -37,13 +37,21 @@ struct RankWords {
     words.push_back(word(100 + rank));
     for (const auto& w : words) vocabulary.intern(w);
   }
+  /// Every word of the rank marked as corpus input.
+  WordMarks input_marks() const {
+    WordMarks marks(vocabulary.size(), 0);
+    for (const auto& w : words) marks.set(vocabulary.find(w), WordMarks::corpus_input);
+    return marks;
+  }
 };
+
+// The distinct words over `n_ranks` ranks: w0..w(8+n), w100..w(99+n).
+std::size_t distinct_words(int n_ranks) { return 10 + n_ranks - 1 + n_ranks; }
 
 TEST(GlobalVocabulary, OneIdPerWordOverAllRanksWithMergedMarks) {
   const boost::mpi::communicator world;
   const RankWords mine(world.rank());
-  WordMarks marks(mine.vocabulary.size(), 0);
-  for (const auto& w : mine.words) marks.set(mine.vocabulary.find(w), WordMarks::corpus_input);
+  WordMarks marks = mine.input_marks();
   marks.set(mine.vocabulary.find("w0"), WordMarks::corpus_output);
   const GlobalVocabulary global = build_global_vocabulary(world, mine.vocabulary, marks);
 
@@ -64,7 +72,7 @@ TEST(GlobalVocabulary, OneIdPerWordOverAllRanksWithMergedMarks) {
         EXPECT_TRUE(ids.insert(id).second) << word << " shares id " << id;
       }
     }
-  const std::size_t distinct = 10 + world.size() - 1 + world.size();  // w0..w(8+n), w100..w(99+n)
+  const std::size_t distinct = distinct_words(world.size());
   EXPECT_EQ(id_of.size(), distinct);
   EXPECT_EQ(global.first_id.back() - 1, distinct);  // ids 1..distinct, 0 is NULL
   for (const auto& [word, id] : id_of) {
@@ -92,8 +100,7 @@ TEST(GlobalVocabulary, OneIdPerWordOverAllRanksWithMergedMarks) {
 TEST(GlobalVocabulary, HeavyRowsAreSpreadEvenly) {
   const boost::mpi::communicator world;
   const RankWords mine(world.rank());
-  WordMarks marks(mine.vocabulary.size(), 0);
-  for (const auto& w : mine.words) marks.set(mine.vocabulary.find(w), WordMarks::corpus_input);
+  const WordMarks marks = mine.input_marks();
   std::vector<std::uint64_t> work(mine.vocabulary.size(), 1);
   for (int i = 0; i < 10; ++i) work[mine.vocabulary.find(word(i))] = 100'000;
   const GlobalVocabulary global = build_global_vocabulary(world, mine.vocabulary, marks, work);
@@ -102,7 +109,7 @@ TEST(GlobalVocabulary, HeavyRowsAreSpreadEvenly) {
   for (int i = 0; i < 10; ++i) ++heavy_rows.at(global.owner(global.global_id[mine.vocabulary.find(word(i))]));
   const int fair = (10 + world.size() - 1) / world.size();
   for (int owner = 0; owner < world.size(); ++owner) EXPECT_LE(heavy_rows[owner], fair) << "owner " << owner;
-  const std::size_t distinct = 10 + world.size() - 1 + world.size();
+  const std::size_t distinct = distinct_words(world.size());
   const std::uint64_t owned = boost::mpi::all_reduce(world, static_cast<std::uint64_t>(global.owned_count()), std::plus<>());
   EXPECT_EQ(owned, distinct);
   EXPECT_EQ(global.first_id.back() - 1, distinct);
@@ -115,13 +122,12 @@ TEST(GlobalVocabulary, HeavyRowsAreSpreadEvenly) {
 TEST(GlobalVocabulary, ARankWithoutWorkStillAgreesOnThePlacement) {
   const boost::mpi::communicator world;
   const RankWords mine(world.rank());
-  WordMarks marks(mine.vocabulary.size(), 0);
-  for (const auto& w : mine.words) marks.set(mine.vocabulary.find(w), WordMarks::corpus_input);
+  const WordMarks marks = mine.input_marks();
   std::vector<std::uint64_t> work;
   if (world.rank() != 0) work.assign(mine.vocabulary.size(), 1);
   const GlobalVocabulary global = build_global_vocabulary(world, mine.vocabulary, marks, work);
 
-  const std::size_t distinct = 10 + world.size() - 1 + world.size();
+  const std::size_t distinct = distinct_words(world.size());
   EXPECT_EQ(global.first_id.back() - 1, distinct);
   EXPECT_EQ(global.count(world, WordMarks::corpus_input), distinct);
 }
