@@ -1,5 +1,6 @@
 #include "tdcone/align/pair_alignment.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "tdcone/align/embeddings.hpp"
@@ -13,21 +14,35 @@ using text::WordId;
 PairAligner::PairAligner(AlignMode mode, const EmbeddingTable* embeddings) : mode_(mode), embeddings_(embeddings) {}
 
 void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, PairSplit& out) const {
-  out.same.clear();
-  out.x_only.clear();
-  out.y_only.clear();
+  // Without a branch on the comparison: each step writes the smaller word
+  // (or the shared one) to all three lists and keeps it in one. Which list
+  // takes a word is a coin toss on real pairs, and a branch on it was
+  // mispredicted about every other word.
+  out.same.resize(std::min(x.size(), y.size()));
+  out.x_only.resize(x.size());
+  out.y_only.resize(y.size());
   out.shares.clear();
-  std::size_t i = 0, j = 0;
-  while (i < x.size() || j < y.size()) {
-    if (j == y.size() || (i < x.size() && x[i] < y[j])) {
-      out.x_only.push_back(x[i++]);
-    } else if (i == x.size() || y[j] < x[i]) {
-      out.y_only.push_back(y[j++]);
-    } else {
-      out.same.push_back(x[i]);
-      ++i, ++j;
-    }
+  WordId* same = out.same.data();
+  WordId* x_only = out.x_only.data();
+  WordId* y_only = out.y_only.data();
+  std::size_t i = 0, j = 0, n_same = 0, n_x = 0, n_y = 0;
+  while (i < x.size() && j < y.size()) {
+    const WordId a = x[i], b = y[j];
+    const bool x_first = a < b, y_first = b < a;
+    x_only[n_x] = a;
+    y_only[n_y] = b;
+    same[n_same] = a;
+    n_x += x_first;
+    n_y += y_first;
+    n_same += !x_first && !y_first;
+    i += !y_first;
+    j += !x_first;
   }
+  for (; i < x.size(); ++i) x_only[n_x++] = x[i];
+  for (; j < y.size(); ++j) y_only[n_y++] = y[j];
+  out.same.resize(n_same);
+  out.x_only.resize(n_x);
+  out.y_only.resize(n_y);
   if (mode_ == AlignMode::embedding && !out.y_only.empty())
     for (WordId w : out.x_only) add_shares(w, out.y_only, out.shares);
 }

@@ -2,7 +2,11 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <random>
+#include <vector>
 
 #include "tdcone/align/embeddings.hpp"
 #include "tdcone/core/tdcone.hpp"
@@ -134,6 +138,37 @@ TEST(AlignTest, DirectionMatters) {
   forward.add("a b c", "a d");
   backward.add("a d", "a b c");
   EXPECT_NE(forward.score().tdcone, backward.score().tdcone);
+}
+
+// The split of a pair's sorted types into x∩y, x\y and y\x is the sets'
+// (std::set_intersection and std::set_difference), for sides of every
+// overlap: disjoint, equal, one inside the other, empty, one word.
+TEST(AlignTest, SplitIsTheSetsIntersectionAndDifferences) {
+  std::mt19937 random(7);
+  const align::PairAligner aligner(AlignMode::uniform, nullptr);
+  align::PairSplit split;
+  auto sorted_set = [&](std::size_t n, WordId range) {
+    std::vector<WordId> words;
+    std::uniform_int_distribution<WordId> word(1, range);
+    for (std::size_t k = 0; k < n; ++k) words.push_back(word(random));
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    return words;
+  };
+  for (int trial = 0; trial < 2000; ++trial) {
+    const WordId range = trial % 4 == 0 ? 4 : 40;  // small ranges overlap heavily
+    const std::vector<WordId> x = sorted_set(trial % 17, range);
+    const std::vector<WordId> y = trial % 5 == 0 ? x : sorted_set(trial % 13, range);
+    std::vector<WordId> same, x_only, y_only;
+    std::set_intersection(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(same));
+    std::set_difference(x.begin(), x.end(), y.begin(), y.end(), std::back_inserter(x_only));
+    std::set_difference(y.begin(), y.end(), x.begin(), x.end(), std::back_inserter(y_only));
+    aligner.split(x, y, split);
+    ASSERT_EQ(split.same, same) << "trial " << trial;
+    ASSERT_EQ(split.x_only, x_only) << "trial " << trial;
+    ASSERT_EQ(split.y_only, y_only) << "trial " << trial;
+    ASSERT_TRUE(split.shares.empty());
+  }
 }
 
 }  // namespace
