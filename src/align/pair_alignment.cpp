@@ -14,10 +14,10 @@ using text::WordId;
 PairAligner::PairAligner(AlignMode mode, const EmbeddingTable* embeddings) : mode_(mode), embeddings_(embeddings) {}
 
 void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, PairSplit& out) const {
-  // Without a branch on the comparison: each step writes the smaller word
-  // (or the shared one) to all three lists and keeps it in one. Which list
-  // takes a word is a coin toss on real pairs, and a branch on it was
-  // mispredicted about every other word.
+  // Without a branch on the comparison: each step writes x's word to x\y
+  // and x∩y and y's word to y\x, and only the list the comparison picks
+  // keeps its word (its count grows). Which list that is is a coin toss on
+  // real pairs, and a branch on it was mispredicted about every other word.
   out.same.resize(std::min(x.size(), y.size()));
   out.x_only.resize(x.size());
   out.y_only.resize(y.size());
