@@ -18,7 +18,11 @@
 #   bytes_per_nnz      = sum of peak RSS over ranks / nnz(M);
 # the ratios new/baseline (whole job and each phase), the 1->2 rank speedup
 # of each binary, and this machine's own ceiling for that speedup (two
-# copies of a compute-bound loop against one: bench/micro/parallel_ceiling.cpp).
+# copies of a compute-bound loop against one: bench/micro/parallel_ceiling.cpp),
+# and what its memory costs (first-touch page faults, latency beyond each cache,
+# one core's streaming: bench/micro/memory_host.cpp). The engine waits on
+# memory where 098b3dc waits on page faults, so the ratios move with the host:
+# compare sittings by these figures too.
 #
 # BASELINE is a tdcone binary, or a commit: then it is built once with git
 # worktree into ${BASELINE_DIR:-/tmp/tdcone-baseline-COMMIT} (issue 20's
@@ -70,18 +74,21 @@ for n in "${ranks[@]}"; do
     done
   done
 done
-[ -x "$root/build/tdcone_bench_ceiling" ] || cmake --build "$root/build" --target tdcone_bench_ceiling >&2
+for micro in ceiling memory; do
+  [ -x "$root/build/tdcone_bench_$micro" ] || cmake --build "$root/build" --target "tdcone_bench_$micro" >&2
+done
 ceiling=$("$root/build/tdcone_bench_ceiling" 2)
+memory=$("$root/build/tdcone_bench_memory")
 
-/usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$ceiling" "${runs[@]}" <<'PY'
+/usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$ceiling" "$memory" "${runs[@]}" <<'PY'
 import json, os, sys
 import h5py
 import numpy as np
-work, pairs, profile, corpus_bytes, ceiling = sys.argv[1:6]
+work, pairs, profile, corpus_bytes, ceiling, memory = sys.argv[1:7]
 result = {"benchmark": "score", "new_args": os.environ.get("NEW_ARGS", ""), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
 best = {}  # (binary, ranks) -> the fastest of its runs
 seconds_of = {}  # (binary, ranks, run) -> seconds
-for run in sys.argv[6:]:
+for run in sys.argv[7:]:
     binary, n, r, seconds, rss = run.split(":")
     key = (binary, int(n))
     seconds_of[(binary, int(n), int(r))] = float(seconds)
@@ -125,5 +132,6 @@ if "1" in figures and "2" in figures:
     result["speedup_1_to_2"] = {b: round(figures["1"][b]["seconds"] / figures["2"][b]["seconds"], 3)
                                 for b in figures["1"] if b in figures["2"] and b != "new_over_baseline"}
 result["parallel_ceiling"] = json.loads(ceiling)
+result["memory_host"] = json.loads(memory)
 print(json.dumps(result, indent=1))
 PY
