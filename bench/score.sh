@@ -74,11 +74,12 @@ for n in "${ranks[@]}"; do
     done
   done
 done
+build=$(dirname "$tdcone")  # the micro-benchmarks are built beside it
 for micro in ceiling memory; do
-  [ -x "$root/build/tdcone_bench_$micro" ] || cmake --build "$root/build" --target "tdcone_bench_$micro" >&2
+  [ -x "$build/tdcone_bench_$micro" ] || cmake --build "$build" --target "tdcone_bench_$micro" >&2
 done
-ceiling=$("$root/build/tdcone_bench_ceiling" 2)
-memory=$("$root/build/tdcone_bench_memory")
+ceiling=$("$build/tdcone_bench_ceiling" 2)
+memory=$("$build/tdcone_bench_memory")
 
 /usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$ceiling" "$memory" "${runs[@]}" <<'PY'
 import json, os, sys
