@@ -28,7 +28,7 @@ for n in ("1", "2"):
     check(abs(r["whole"] - f["new"]["seconds"] / f["baseline"]["seconds"]) < 0.01, f"{n} ranks: whole ratio")
     # One binary against itself: the same memory, times within the noise of a small run.
     check(r["bytes_per_nnz"] == 1.0 or abs(r["bytes_per_nnz"] - 1) < 0.1, f"{n} ranks: bytes ratio")
-    check(0.3 < r["run_by_run_median"] < 3, f"{n} ranks: run-by-run ratio")
+    check(0.1 < r["run_by_run_median"] < 10, f"{n} ranks: run-by-run ratio")  # under a parallel ctest too
 check(set(d["speedup_1_to_2"]) == {"new", "baseline"}, "speedups")
 check(d["parallel_ceiling"]["copies"] == 2 and d["parallel_ceiling"]["ceiling"] > 0, "ceiling")
 m = d["memory_host"]
