@@ -17,7 +17,7 @@
 #include <cstdio>
 #include <cstring>
 #include <numeric>
-#include <vector>
+#include <utility>
 
 namespace {
 

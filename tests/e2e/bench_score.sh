@@ -6,9 +6,10 @@
 # without anyone seeing it.
 source "$(dirname "$0")/lib.sh"
 root=$(cd "$HERE/../.." && pwd)
+rc=0
 TDCONE=$TDCONE BASELINE=$TDCONE BENCH_DIR="$WORK/bench" REPEAT=2 \
-  bash "$root/bench/score.sh" 3000 twitter 1 2 >"$WORK/bench.json" 2>"$WORK/bench.err" ||
-  { cat "$WORK/bench.err"; fail "bench/score.sh exited $?"; }
+  bash "$root/bench/score.sh" 3000 twitter 1 2 >"$WORK/bench.json" 2>"$WORK/bench.err" || rc=$?
+[ "$rc" -eq 0 ] || { cat "$WORK/bench.err"; fail "bench/score.sh exited $rc"; }
 "$PY" - "$WORK/bench.json" <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
@@ -27,7 +28,7 @@ for n in ("1", "2"):
     r = f["new_over_baseline"]
     check(abs(r["whole"] - f["new"]["seconds"] / f["baseline"]["seconds"]) < 0.01, f"{n} ranks: whole ratio")
     # One binary against itself: the same memory, times within the noise of a small run.
-    check(r["bytes_per_nnz"] == 1.0 or abs(r["bytes_per_nnz"] - 1) < 0.1, f"{n} ranks: bytes ratio")
+    check(abs(r["bytes_per_nnz"] - 1) < 0.1, f"{n} ranks: bytes ratio")
     check(0.1 < r["run_by_run_median"] < 10, f"{n} ranks: run-by-run ratio")  # under a parallel ctest too
 check(set(d["speedup_1_to_2"]) == {"new", "baseline"}, "speedups")
 check(d["parallel_ceiling"]["copies"] == 2 and d["parallel_ceiling"]["ceiling"] > 0, "ceiling")
