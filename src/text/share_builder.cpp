@@ -28,51 +28,59 @@ std::unique_ptr<LabelInterner> make_interner(const ReadOptions& options) {
 
 using Lanes = std::int32_t __attribute__((vector_size(32)));
 
-// The rank of each key in `blocks` (eight a block): how many of keys[0, n)
-// are below it, counted with the blocks and the counts in registers.
+// A key is an id and its position in the sentence, in the low bits.
+constexpr int kPositionBits = 6;
+
+// Sorts the n <= 8 * kBlocks ids at `ids` by rank: each id goes to the number
+// of ids that come before it, counted without branches (an insertion sort's
+// comparisons are branches the CPU cannot predict). The keys (id, position)
+// are distinct, so the ranks are all counted at once, eight lanes a step:
+// each key in turn against every block of eight keys, the blocks and the
+// counts in registers. The keys past n are the largest, so they count for no
+// rank, and every loop but the last runs 8 * kBlocks times: a loop of n
+// steps was mispredicted at its end, n changing sentence by sentence.
 template <int kBlocks>
-[[gnu::always_inline]] inline void count_ranks(const std::int32_t* keys, std::ptrdiff_t n, const Lanes* blocks,
-                                               Lanes* ranks) {
+[[gnu::always_inline]] inline void sort_by_rank(WordId* ids, std::ptrdiff_t n) {
+  constexpr int kKeys = 8 * kBlocks;
+  alignas(32) std::int32_t keys[kKeys];
+  for (int i = 0; i < kKeys; ++i) {  // reading only ids[0, n)
+    const auto key = static_cast<std::int32_t>(ids[std::min<std::ptrdiff_t>(i, n - 1)] << kPositionBits | static_cast<WordId>(i));
+    keys[i] = i < n ? key : std::numeric_limits<std::int32_t>::max();
+  }
   Lanes key_blocks[kBlocks], rank_blocks[kBlocks] = {};
-  for (int b = 0; b < kBlocks; ++b) key_blocks[b] = blocks[b];
-  for (std::ptrdiff_t j = 0; j < n; ++j) {
+  std::memcpy(key_blocks, keys, sizeof key_blocks);
+  for (int j = 0; j < kKeys; ++j) {
     const Lanes key = Lanes{} + keys[j];
     for (int b = 0; b < kBlocks; ++b) rank_blocks[b] -= key_blocks[b] > key;  // a true lane is -1
   }
-  for (int b = 0; b < kBlocks; ++b) ranks[b] = rank_blocks[b];
+  alignas(32) std::int32_t ranks[kKeys];
+  std::memcpy(ranks, rank_blocks, sizeof ranks);
+  for (std::ptrdiff_t i = 0; i < n; ++i) ids[ranks[i]] = static_cast<WordId>(keys[i] >> kPositionBits);
 }
 
-// Sorts a sentence's ids. A short sentence (the common case) by rank: each
-// id goes to the number of ids that come before it, counted without branches
-// (an insertion sort's comparisons are branches the CPU cannot predict). The
-// keys (id, position) are distinct, so the ranks are all counted at once,
-// eight lanes a step: each key in turn against every block of eight keys
-// (with AVX2 where the CPU has it, a block is one instruction instead of two).
-// `max_id`: no id is larger (the positions must fit beside the ids).
+// Sorts a sentence's ids: one of at most 64 words (nearly all) by rank, in
+// blocks of eight keys (with AVX2 where the CPU has it, a block is one
+// instruction instead of two). `max_id`: no id is larger (the positions must
+// fit beside the ids).
 [[gnu::target_clones("avx2", "default")]] void sort_ids(std::vector<WordId>::iterator first,
                                                         std::vector<WordId>::iterator last, std::size_t max_id) {
-  constexpr std::ptrdiff_t kLanes = 8, kShort = 4 * kLanes, kPositionBits = 5;
   const std::ptrdiff_t n = last - first;
   if (n < 2) return;
-  if (n > kShort || max_id >= (std::size_t{1} << (31 - kPositionBits))) {
+  if (n > 64 || max_id >= (std::size_t{1} << (31 - kPositionBits))) {
     std::sort(first, last);
     return;
   }
   WordId* ids = &*first;
-  Lanes key_blocks[kShort / kLanes], rank_blocks[kShort / kLanes] = {};
-  alignas(32) std::int32_t keys[kShort];
-  for (std::ptrdiff_t i = 0; i < n; ++i) keys[i] = static_cast<std::int32_t>(ids[i] << kPositionBits | i);
-  std::fill(keys + n, keys + kShort, std::numeric_limits<std::int32_t>::max());  // their ranks go unread
-  std::memcpy(key_blocks, keys, sizeof key_blocks);
-  switch ((n + kLanes - 1) / kLanes) {
-    case 1: count_ranks<1>(keys, n, key_blocks, rank_blocks); break;
-    case 2: count_ranks<2>(keys, n, key_blocks, rank_blocks); break;
-    case 3: count_ranks<3>(keys, n, key_blocks, rank_blocks); break;
-    default: count_ranks<4>(keys, n, key_blocks, rank_blocks); break;
+  switch ((n + 7) / 8) {
+    case 1: sort_by_rank<1>(ids, n); break;
+    case 2: sort_by_rank<2>(ids, n); break;
+    case 3: sort_by_rank<3>(ids, n); break;
+    case 4: sort_by_rank<4>(ids, n); break;
+    case 5: sort_by_rank<5>(ids, n); break;
+    case 6: sort_by_rank<6>(ids, n); break;
+    case 7: sort_by_rank<7>(ids, n); break;
+    default: sort_by_rank<8>(ids, n); break;
   }
-  alignas(32) std::int32_t ranks[kShort];
-  std::memcpy(ranks, rank_blocks, sizeof ranks);
-  for (std::ptrdiff_t i = 0; i < n; ++i) ids[ranks[i]] = static_cast<WordId>(keys[i] >> kPositionBits);
 }
 
 }  // namespace
@@ -228,8 +236,17 @@ std::uint32_t ShareBuilder::add_types(std::string_view sentence, Side side) {
       i = j;
     }
     share_.types.resize(out);
-  } else {
-    share_.types.erase(std::unique(first, share_.types.end()), share_.types.end());
+  } else {  // each id written, the end moved past it only if new: no branch on whether ids repeat
+    WordId* kept = share_.types.data() + start;
+    const WordId* const end = share_.types.data() + share_.types.size();
+    if (kept != end) {
+      for (const WordId* id = kept + 1; id != end; ++id) {
+        const WordId word = *id;
+        kept += word != *kept;
+        *kept = word;
+      }
+      share_.types.resize(static_cast<std::size_t>(kept + 1 - share_.types.data()));
+    }
   }
   share_.type_start.push_back(start);
   share_.type_count.push_back(static_cast<std::uint32_t>(share_.types.size() - start));

@@ -14,6 +14,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "page_loads.hpp"
+
 namespace tdcone::text {
 
 namespace {
@@ -334,7 +336,8 @@ template <bool kSplitPunct, bool kLowercase>
 [[gnu::target("ssse3")]] bool split_ascii(std::string_view text, std::vector<std::string_view>& tokens,
                                           std::string& lowered) {
   const std::size_t n = text.size();
-  if (kLowercase && lowered.size() < n) lowered.resize(n);  // only ever grown: resizing writes
+  // Only ever grown (resizing writes), with 16 bytes to spare: the last block is stored whole.
+  if (kLowercase && lowered.size() < n + 16) lowered.resize(n + 16);
   const char* chars = kLowercase ? lowered.data() : text.data();
   const NibbleTables& nibbles = kSplitPunct ? kPunctNibbles : kWhitespaceNibbles;
   const __m128i low_table = _mm_loadu_si128(reinterpret_cast<const __m128i*>(nibbles.low.data()));
@@ -342,6 +345,7 @@ template <bool kSplitPunct, bool kLowercase>
   const __m128i space_bits = _mm_set1_epi8(static_cast<char>(nibbles.space));
   const __m128i punct_bits = _mm_set1_epi8(static_cast<char>(nibbles.punct));
   const __m128i nibble = _mm_set1_epi8(0x0F), zero = _mm_setzero_si128();
+  const __m128i lane_numbers = _mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
   const auto has_bits = [zero](__m128i classes, __m128i bits) {
     return static_cast<std::uint64_t>(~_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_and_si128(classes, bits), zero)) & 0xFFFF);
   };
@@ -351,15 +355,21 @@ template <bool kSplitPunct, bool kLowercase>
     const std::size_t size = std::min<std::size_t>(64, n - base);
     std::uint64_t space = 0, punct = 0, non_ascii = 0;
     for (std::size_t k = 0; k < size; k += 16) {
-      alignas(16) char tail[16];  // the last bytes, padded with spaces: never read past the text
+      // The last block's bytes past the text become spaces: read with them
+      // where the page allows (a copy of the last bytes cost a call whose
+      // branches on their count were mispredicted), else copied.
       const char* at = text.data() + base + k;
       const std::size_t bytes = std::min<std::size_t>(16, size - k);
-      if (bytes < 16) {
-        std::memset(tail, ' ', sizeof tail);
+      __m128i v;
+      if (bytes == 16 || within_page(at, 16)) {
+        v = load_sixteen_in_page(at);
+      } else {
+        alignas(16) char tail[16];
         std::memcpy(tail, at, bytes);
-        at = tail;
+        v = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
       }
-      const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+      const __m128i in_text = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(bytes)), lane_numbers);
+      v = _mm_or_si128(_mm_and_si128(in_text, v), _mm_andnot_si128(in_text, _mm_set1_epi8(' ')));
       non_ascii |= static_cast<std::uint64_t>(_mm_movemask_epi8(v)) << k;
       const __m128i classes = _mm_and_si128(_mm_shuffle_epi8(low_table, _mm_and_si128(v, nibble)),
                                             _mm_shuffle_epi8(high_table, _mm_and_si128(_mm_srli_epi16(v, 4), nibble)));
@@ -368,13 +378,7 @@ template <bool kSplitPunct, bool kLowercase>
       if (kLowercase) {
         const __m128i capital = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('A' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('Z' + 1)));
         const __m128i lower = _mm_add_epi8(v, _mm_and_si128(capital, _mm_set1_epi8(0x20)));
-        char* out = lowered.data() + base + k;
-        if (bytes == 16) {
-          _mm_storeu_si128(reinterpret_cast<__m128i*>(out), lower);
-        } else {
-          _mm_store_si128(reinterpret_cast<__m128i*>(tail), lower);
-          std::memcpy(out, tail, bytes);
-        }
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(lowered.data() + base + k), lower);
       }
     }
     if (non_ascii != 0) {

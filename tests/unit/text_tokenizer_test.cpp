@@ -2,9 +2,11 @@
 #include <gtest/gtest.h>
 #include <utf8proc.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
+#include "guarded_page.hpp"
 #include "tdcone/text/tokenizer.hpp"
 
 namespace tdcone::text {
@@ -151,6 +153,26 @@ TEST(TextTokenizer, BothKindsOnTheSameInput) {
                                  "Straße+ÆON", "$3", ".", "50"}));
   EXPECT_EQ(punct(text, true), (Tokens{"“", "don", "'", "t", "panic", ",", "”", "said", "zaphod", "—", "twice", "!",
                                        "strasse+æon", "$3", ".", "50"}));
+}
+
+// An ASCII sentence's last bytes are read sixteen at once where their page
+// allows, else copied: a sentence ending at or near its page's end (the
+// bytes after it unreadable) gives the tokens of its copy.
+TEST(TextTokenizer, ASentenceAtTheEndOfItsPageGivesTheTokensOfItsCopy) {
+  const test_support::GuardedPage page;
+  const std::string text = "The cat, Sat on THE mat. 42 times!";
+  for (std::size_t length = 0; length <= text.size(); ++length)
+    for (std::size_t gap = 0; gap < 18; ++gap) {
+      char* at = page.before_end(length + gap);
+      std::memcpy(at, text.data(), length);
+      std::memset(at + length, 'X', gap);  // bytes after the sentence are not in it
+      const std::string_view sentence(at, length);
+      const std::string copy(sentence);
+      for (const bool lowercase : {false, true}) {
+        EXPECT_EQ(punct(sentence, lowercase), punct(copy, lowercase)) << length << " bytes, " << gap << " before the page's end";
+        EXPECT_EQ(whitespace(sentence, lowercase), whitespace(copy, lowercase)) << length << " bytes, " << gap;
+      }
+    }
 }
 
 TEST(TextTokenizer, BrokenUtf8DoesNotReadPastTheEnd) {

@@ -4,9 +4,12 @@
 
 #include <gtest/gtest.h>
 
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "guarded_page.hpp"
 
 namespace tdcone::text {
 namespace {
@@ -65,6 +68,27 @@ TEST(Vocabulary, ASentenceAtOnceGivesTheIdsOfOneWordAtATime) {
   EXPECT_EQ(ids[0], 99u);  // appended
   for (std::size_t k = 0; k < text.size(); ++k) EXPECT_EQ(ids[k + 1], one_by_one.intern(text[k]));
   EXPECT_EQ(at_once.size(), one_by_one.size());
+}
+
+// A short word is read eight bytes at once where its page allows; one that
+// ends its page (the bytes after it unreadable) is read byte by byte. Either
+// way, at every place near a page's end, a word has the id of its copy.
+TEST(Vocabulary, AWordAtTheEndOfItsPageIsTheSameWord) {
+  const test_support::GuardedPage page;
+  Vocabulary vocabulary;
+  std::vector<std::string> copies;
+  for (std::size_t n = 1; n <= 12; ++n)
+    for (std::size_t before_end = n; before_end <= n + 9; ++before_end) {
+      char* at = page.before_end(before_end);
+      for (std::size_t k = 0; k < n; ++k) at[k] = static_cast<char>('a' + (n + k) % 26);
+      copies.emplace_back(at, n);
+      std::vector<WordId> ids;
+      const std::string_view word(at, n);
+      vocabulary.intern(std::span<const std::string_view>(&word, 1), ids);
+      EXPECT_EQ(ids[0], vocabulary.find(copies.back())) << "length " << n << ", " << before_end << " bytes before the page's end";
+      EXPECT_EQ(vocabulary.word(ids[0]), copies.back());
+    }
+  EXPECT_EQ(vocabulary.size(), 1 + 12);  // one word a length
 }
 
 TEST(Vocabulary, BytesGrowWithTheWords) {
