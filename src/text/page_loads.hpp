@@ -20,11 +20,14 @@ inline bool within_page(const char* p, std::size_t bytes) {
   return (reinterpret_cast<std::uintptr_t>(p) & (kPageBytes - 1)) <= kPageBytes - bytes;
 }
 
-using UnalignedWord = std::uint64_t __attribute__((aligned(1), may_alias));
+// Eight bytes at any address, of any type (not memcpy: ASan checks its range).
+struct [[gnu::packed, gnu::may_alias]] UnalignedWord {
+  std::uint64_t value;
+};
 
 /// The eight bytes at p (little-endian); within_page(p, 8) must hold.
 [[gnu::no_sanitize_address]] inline std::uint64_t load_eight_in_page(const char* p) {
-  return *reinterpret_cast<const UnalignedWord*>(p);
+  return reinterpret_cast<const UnalignedWord*>(p)->value;
 }
 
 #ifdef __SSE2__
