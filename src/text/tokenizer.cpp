@@ -355,21 +355,25 @@ template <bool kSplitPunct, bool kLowercase>
     const std::size_t size = std::min<std::size_t>(64, n - base);
     std::uint64_t space = 0, punct = 0, non_ascii = 0;
     for (std::size_t k = 0; k < size; k += 16) {
-      // The last block's bytes past the text become spaces: read with them
-      // where the page allows (a copy of the last bytes cost a call whose
-      // branches on their count were mispredicted), else copied.
       const char* at = text.data() + base + k;
       const std::size_t bytes = std::min<std::size_t>(16, size - k);
       __m128i v;
-      if (bytes == 16 || within_page(at, 16)) {
-        v = load_sixteen_in_page(at);
+      if (bytes == 16) {
+        v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
       } else {
-        alignas(16) char tail[16];
-        std::memcpy(tail, at, bytes);
-        v = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
+        // The last block, its bytes past the text made spaces: read with them
+        // where the page allows (a copy of the last bytes cost a call whose
+        // branches on their count were mispredicted), else copied.
+        if (within_page(at, 16)) {
+          v = load_sixteen_in_page(at);
+        } else {
+          alignas(16) char tail[16];
+          std::memcpy(tail, at, bytes);
+          v = _mm_load_si128(reinterpret_cast<const __m128i*>(tail));
+        }
+        const __m128i in_text = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(bytes)), lane_numbers);
+        v = _mm_or_si128(_mm_and_si128(in_text, v), _mm_andnot_si128(in_text, _mm_set1_epi8(' ')));
       }
-      const __m128i in_text = _mm_cmpgt_epi8(_mm_set1_epi8(static_cast<char>(bytes)), lane_numbers);
-      v = _mm_or_si128(_mm_and_si128(in_text, v), _mm_andnot_si128(in_text, _mm_set1_epi8(' ')));
       non_ascii |= static_cast<std::uint64_t>(_mm_movemask_epi8(v)) << k;
       const __m128i classes = _mm_and_si128(_mm_shuffle_epi8(low_table, _mm_and_si128(v, nibble)),
                                             _mm_shuffle_epi8(high_table, _mm_and_si128(_mm_srli_epi16(v, 4), nibble)));
