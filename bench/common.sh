@@ -24,3 +24,29 @@ timed_mpi() {
   for f in $(ls "$rss".* | sort -t. -k2 -n); do mbs="$mbs${mbs:+,}$(( $(tail -n1 "$f") / 1024 ))"; done
   echo "$seconds $mbs"
 }
+# baseline_binary COMMIT|BINARY: a binary as given, or the tdcone of a commit,
+# built once with git worktree into ${BASELINE_DIR:-/tmp/tdcone-baseline-COMMIT}.
+baseline_binary() {
+  local given=$1 commit dir
+  if [ -x "$given" ]; then
+    echo "$given"
+    return
+  fi
+  commit=$(git -C "$root" rev-parse --short "$given^{commit}")
+  dir=${BASELINE_DIR:-/tmp/tdcone-baseline-$commit}
+  if [ ! -x "$dir/build/tdcone" ]; then
+    [ -d "$dir" ] || git -C "$root" worktree add --detach "$dir" "$commit" >&2
+    cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2
+    cmake --build "$dir/build" -j "$(nproc)" --target tdcone >&2
+  fi
+  echo "$dir/build/tdcone"
+}
+# synth_corpus PROFILE PAIRS: the path of a synthetic corpus in $work, made once.
+synth_corpus() {
+  local corpus="$work/$1-$2.tsv"
+  if [ ! -s "$corpus" ]; then
+    "$tdcone" synth --profile "$1" --pairs "$2" --seed 1 --output "$corpus.partial" --force 2>/dev/null >&2
+    mv "$corpus.partial" "$corpus"  # a corpus cut short by an interrupted run is never reused
+  fi
+  echo "$corpus"
+}

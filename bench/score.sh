@@ -43,22 +43,8 @@ read -r -a ranks <<<"${ranks[*]}"
 repeat=${REPEAT:-2}
 
 baseline=${BASELINE:-}
-if [ -n "$baseline" ] && [ ! -x "$baseline" ]; then
-  commit=$(git -C "$root" rev-parse --short "$baseline^{commit}")
-  dir=${BASELINE_DIR:-/tmp/tdcone-baseline-$commit}
-  if [ ! -x "$dir/build/tdcone" ]; then
-    [ -d "$dir" ] || git -C "$root" worktree add --detach "$dir" "$commit" >&2
-    cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2
-    cmake --build "$dir/build" -j "$(nproc)" --target tdcone >&2
-  fi
-  baseline=$dir/build/tdcone
-fi
-
-corpus="$work/$profile-$pairs.tsv"
-if [ ! -s "$corpus" ]; then
-  "$tdcone" synth --profile "$profile" --pairs "$pairs" --seed 1 --output "$corpus.partial" --force 2>/dev/null
-  mv "$corpus.partial" "$corpus"  # a corpus cut short by an interrupted run is never reused
-fi
+[ -n "$baseline" ] && baseline=$(baseline_binary "$baseline")
+corpus=$(synth_corpus "$profile" "$pairs")
 score=(score --input "$corpus" --score-col 3 --id-col 4 --progress-every 0)
 binaries=(new)
 [ -n "$baseline" ] && binaries+=(baseline)
