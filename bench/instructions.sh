@@ -4,13 +4,15 @@
 # and each phase, on one rank, against a BASELINE binary. Wall-time ratios
 # (bench/score.sh) move with the host: the same two binaries gave 0.55 and
 # 0.45 twenty minutes apart (docs/performance.md, sittings 27 and 28). These
-# counts are the same on every run and every x86-64 host, so two sittings
-# compare exactly. They do not see what an instruction waits on (cache
-# misses, page faults): they complement the wall times, not replace them.
+# counts do not move with the load of the host, so two sittings compare to
+# within 0.3 %. They do not see what an instruction waits on (cache misses,
+# page faults): they complement the wall times, not replace them.
 #
-# One rank only: with several, a rank that waits for another polls (in MPI
-# and in the stall watchdog's waits), and its count follows who came first
-# (run to run, 2 ranks at 20k pairs: rank 0's 503M and 522M instructions).
+# One rank only: with several, a rank that waits for another polls in MPI,
+# and its count follows who came first (run to run, 2 ranks at 20k pairs:
+# rank 0's 503M and 522M instructions outside the MPI libraries). The stall
+# watchdog's thread wakes with the wall time, so the whole job's count moves
+# by up to 0.3 %; the phases' counts repeat to within 0.03 %.
 #
 # A phase is the inclusive count of the function that runs it: read
 # read_corpus_job, vocabulary route_vocabulary, align accumulate, score
