@@ -10,9 +10,9 @@
 #
 # One rank only: with several, a rank that waits for another polls in MPI,
 # and its count follows who came first (run to run, 2 ranks at 20k pairs:
-# rank 0's 503M and 522M instructions outside the MPI libraries). The stall
-# watchdog's thread wakes with the wall time, so the whole job's count moves
-# by up to 0.3 %; the phases' counts repeat to within 0.03 %.
+# rank 0's 503M and 522M instructions outside the MPI libraries). On one
+# rank the phases' counts repeat to within 0.03 %, the whole job's to within
+# 0.3 % (the rest moves: start-up, the write, the threads that wake with the clock).
 #
 # A phase is the inclusive count of the function that runs it: read
 # read_corpus_job, vocabulary route_vocabulary, align accumulate, score
