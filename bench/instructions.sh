@@ -19,7 +19,7 @@
 # score_subsets, rank global_ranks_grouped; `rest` is the whole minus those
 # (start-up, the write, the summary).
 #
-# Prints one JSON object. About a minute a binary at 100k pairs.
+# Prints one JSON object. One to two minutes a binary at 100k pairs.
 # Usage: [BASELINE=commit|binary] bench/instructions.sh [PAIRS] [PROFILE]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
