@@ -26,18 +26,19 @@ timed_mpi() {
 }
 # baseline_binary COMMIT|BINARY: a binary as given, or the tdcone of a commit,
 # built once with git worktree into ${BASELINE_DIR:-/tmp/tdcone-baseline-COMMIT}.
+# These two run in $(...), where set -e does not hold: each step returns on failure.
 baseline_binary() {
   local given=$1 commit dir
   if [ -x "$given" ]; then
     echo "$given"
     return
   fi
-  commit=$(git -C "$root" rev-parse --short "$given^{commit}")
+  commit=$(git -C "$root" rev-parse --short "$given^{commit}") || return 1
   dir=${BASELINE_DIR:-/tmp/tdcone-baseline-$commit}
   if [ ! -x "$dir/build/tdcone" ]; then
-    [ -d "$dir" ] || git -C "$root" worktree add --detach "$dir" "$commit" >&2
-    cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2
-    cmake --build "$dir/build" -j "$(nproc)" --target tdcone >&2
+    [ -d "$dir" ] || git -C "$root" worktree add --detach "$dir" "$commit" >&2 || return 1
+    cmake -S "$dir" -B "$dir/build" -DCMAKE_BUILD_TYPE=Release >&2 || return 1
+    cmake --build "$dir/build" -j "$(nproc)" --target tdcone >&2 || return 1
   fi
   echo "$dir/build/tdcone"
 }
@@ -45,8 +46,9 @@ baseline_binary() {
 synth_corpus() {
   local corpus="$work/$1-$2.tsv"
   if [ ! -s "$corpus" ]; then
-    "$tdcone" synth --profile "$1" --pairs "$2" --seed 1 --output "$corpus.partial" --force 2>/dev/null >&2
-    mv "$corpus.partial" "$corpus"  # a corpus cut short by an interrupted run is never reused
+    "$tdcone" synth --profile "$1" --pairs "$2" --seed 1 --output "$corpus.partial" --force >/dev/null 2>"$corpus.log" ||
+      { cat "$corpus.log" >&2; return 1; }
+    mv "$corpus.partial" "$corpus" || return 1  # a corpus cut short by an interrupted run is never reused
   fi
   echo "$corpus"
 }
