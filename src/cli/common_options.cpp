@@ -90,7 +90,7 @@ void EngineModes::add_to(OptionSet& o, pipeline::EngineSettings& c) {
         memory_size(pipeline::SizeOf::budget));
   o.add("round-size", c.round_size,
         "Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth of "
-        "its share, at most 128 MiB and --memory/16). Results do not depend on it",
+        "its share, at most 256 MiB and --memory/16). Results do not depend on it",
         memory_size(pipeline::SizeOf::buffer));
 }
 
