@@ -2,6 +2,7 @@
 #include "tdcone/cli/common_options.hpp"
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/pipeline/score_engine.hpp"
 
 namespace tdcone::cli {
 
@@ -89,8 +90,9 @@ void EngineModes::add_to(OptionSet& o, pipeline::EngineSettings& c) {
         "its cgroup limit, memory.max, divided by the ranks on the node, and of what ulimit -v leaves each rank)",
         memory_size(pipeline::SizeOf::budget));
   o.add("round-size", c.round_size,
-        "Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth of "
-        "its share, at most 256 MiB and --memory/16). Results do not depend on it",
+        cat("Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth "
+            "of its share, at most ", pipeline::kMaxAutomaticRoundBytes >> 20, " MiB and --memory/16). Results do not "
+            "depend on it"),
         memory_size(pipeline::SizeOf::buffer));
 }
 

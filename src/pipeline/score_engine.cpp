@@ -22,10 +22,12 @@ namespace tdcone::pipeline {
 
 namespace {
 
-// About eight rounds a rank: every round merges the new cells of each bucket
-// into it, so a few large rounds cost less than many small ones, and buffers
-// that follow the rank's share shrink with the rank count. At most 256 MiB
-// and a sixteenth of the budget, so the matrix keeps the rest. Also how much
+// Rounds of an eighth of a rank's estimated messages (the estimate counts
+// about twice the words sent, so a 700k-pair share makes four rounds): every
+// round merges the new cells of each bucket into it, so a few large rounds
+// cost less than many small ones, and buffers that follow the rank's share
+// shrink with the rank count. At most kMaxAutomaticRoundBytes (256 MiB) and a
+// sixteenth of the budget, so the matrix keeps the rest. Also how much
 // larger they would be under any budget (for the advice). The cap binds on
 // large shares only (over some 6.6M Twitter-profile pairs a rank), where the
 // matrix is large too: at 45M pairs on 2 ranks, with rounds of 128 MiB the
@@ -41,7 +43,7 @@ void set_rounds(AccumulateLimits& limits, const EngineConfig& config, const text
   // Messages are 4-byte words: each pair's types and a header, y\x to about two owners.
   const std::uint64_t message_bytes = 8 * (share.side_types() + 6 * share.size());
   constexpr std::uint64_t mib = std::uint64_t{1} << 20;
-  const std::uint64_t unbounded = std::clamp<std::uint64_t>(message_bytes / 8, mib, 256 * mib);
+  const std::uint64_t unbounded = std::clamp<std::uint64_t>(message_bytes / 8, mib, kMaxAutomaticRoundBytes);
   limits.round_bytes = std::min(unbounded, std::max(config.memory_bytes / 16, mib));
   limits.round_growth = static_cast<double>(unbounded) / static_cast<double>(limits.round_bytes);
 }

@@ -21,6 +21,10 @@
 
 namespace tdcone::pipeline {
 
+/// The automatic round (EngineConfig::round_bytes 0) is about an eighth of a
+/// rank's messages, at most this and --memory/16.
+inline constexpr std::uint64_t kMaxAutomaticRoundBytes = std::uint64_t{256} << 20;
+
 struct EngineConfig {
   align::AlignMode align = align::AlignMode::uniform;  // SPEC §3 rule 2 (--align)
   std::string embeddings;         // static word vectors for --align static; empty: uniform over y\x
