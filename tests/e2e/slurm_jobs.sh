@@ -210,7 +210,9 @@ output = "$WORK/requeue-slurm.h5"
 batch = false
 progress-every = 0.5
 TOML
-"$TDCONE" select --config requeue.toml --output requeue-direct.h5 >/dev/null 2>&1 &
+# Its own TMPDIR: Open MPI's session directory is not shared with the job's ranks (writers_collide.sh).
+mkdir -p "$WORK/tmp-direct"
+TMPDIR="$WORK/tmp-direct" "$TDCONE" select --config requeue.toml --output requeue-direct.h5 >/dev/null 2>&1 &
 direct=$!
 job=$(sbatch --parsable --ntasks=1 --signal=B:USR1@60 --chdir="$WORK" "$REPO/slurm/select.sbatch" requeue.toml)
 selecting() { [ "$(grep -c '^\[select\]' "tdcone-select-$job.log" 2>/dev/null)" -ge 4 ]; }

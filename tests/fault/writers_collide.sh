@@ -9,10 +9,16 @@ cd "$WORK"
 
 "$TDCONE" synth --pairs 20000 --output c.tsv 2>/dev/null || fail "synth"
 "$TDCONE" score --input c.tsv --output ref.h5 >/dev/null 2>&1 || fail "score"
-job() {  # job NAME: a 2-rank score into out.h5, its status in NAME.rc
+# job NAME: a 2-rank score into out.h5, its status in NAME.rc. Each job has
+# its own TMPDIR: two mpiruns that start and end together in one share Open
+# MPI's session directory, and one's cleanup can remove it while the other
+# creates its own inside ("orte_session_dir failed"), a failure of the test,
+# not of the lock.
+job() {
   local rc=0 start=$SECONDS
-  timeout -k 5 120 "${TDCONE_MPIRUN:-mpirun}" -n 2 --oversubscribe "$TDCONE" score --input c.tsv --output out.h5 \
-    --force >/dev/null 2>"$1.err" || rc=$?
+  mkdir -p "$WORK/tmp-$1"
+  TMPDIR="$WORK/tmp-$1" timeout -k 5 120 "${TDCONE_MPIRUN:-mpirun}" -n 2 --oversubscribe "$TDCONE" score \
+    --input c.tsv --output out.h5 --force >/dev/null 2>"$1.err" || rc=$?
   echo "$rc $((SECONDS - start))" > "$1.rc"
 }
 for trial in 1 2 3 4 5; do
