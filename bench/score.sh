@@ -20,7 +20,11 @@
 # of each binary, and this machine's own ceiling for that speedup (two
 # copies of a compute-bound loop against one: bench/micro/parallel_ceiling.cpp),
 # and what its memory costs (first-touch page faults, latency beyond each cache,
-# one core's streaming: bench/micro/memory_host.cpp). The engine waits on
+# one core's streaming: bench/micro/memory_host.cpp). With 1 and 2 ranks,
+# also the ceiling of this workload: two 1-rank runs of the new binary on
+# the two halves of the corpus at once, which share nothing but the host,
+# against its 1-rank run on the whole (the loop is compute-bound, the
+# score job waits on memory, and two such processes slow each other). The engine waits on
 # memory where 098b3dc waits on page faults, so the ratios move with the host:
 # compare sittings by these figures too.
 #
@@ -60,6 +64,24 @@ for n in "${ranks[@]}"; do
     done
   done
 done
+halves=""  # seconds of each sitting of the two halves at once, comma-separated
+if [[ " ${ranks[*]} " == *" 1 "* && " ${ranks[*]} " == *" 2 "* ]]; then
+  half=$(( $(wc -l <"$corpus") / 2 ))
+  head -n "$half" "$corpus" >"$work/half-1.tsv"
+  tail -n +"$((half + 1))" "$corpus" >"$work/half-2.tsv"
+  for r in $(seq "$repeat"); do
+    start=$(now) pids=()
+    for h in 1 2; do  # each its own TMPDIR: concurrent mpiruns must not share a session directory
+      mkdir -p "$work/tmp-half-$h"
+      TMPDIR="$work/tmp-half-$h" mpirun -n 1 --bind-to none "$tdcone" score --input "$work/half-$h.tsv" --score-col 3 \
+        --id-col 4 --progress-every 0 --output "$work/half-$h.h5" --force >"$work/half-$h.log" 2>&1 &
+      pids+=($!)
+    done
+    wait "${pids[0]}" && wait "${pids[1]}" || { cat "$work"/half-?.log >&2; exit 1; }
+    halves="$halves${halves:+,}$(echo "$(now) - $start" | bc)"
+  done
+  rm -f "$work"/half-?.tsv
+fi
 build=$(dirname "$tdcone")  # the micro-benchmarks are built beside it
 for micro in ceiling memory; do
   [ -x "$build/tdcone_bench_$micro" ] || cmake --build "$build" --target "tdcone_bench_$micro" >&2
@@ -67,15 +89,15 @@ done
 ceiling=$("$build/tdcone_bench_ceiling" 2)
 memory=$("$build/tdcone_bench_memory")
 
-/usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$ceiling" "$memory" "${runs[@]}" <<'PY'
+/usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$ceiling" "$memory" "$halves" "${runs[@]}" <<'PY'
 import json, os, sys
 import h5py
 import numpy as np
-work, pairs, profile, corpus_bytes, ceiling, memory = sys.argv[1:7]
+work, pairs, profile, corpus_bytes, ceiling, memory, halves = sys.argv[1:8]
 result = {"benchmark": "score", "new_args": os.environ.get("NEW_ARGS", ""), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
 best = {}  # (binary, ranks) -> the fastest of its runs
 seconds_of = {}  # (binary, ranks, run) -> seconds
-for run in sys.argv[7:]:
+for run in sys.argv[8:]:
     binary, n, r, seconds, rss = run.split(":")
     key = (binary, int(n))
     seconds_of[(binary, int(n), int(r))] = float(seconds)
@@ -119,6 +141,10 @@ if "1" in figures and "2" in figures:
     result["speedup_1_to_2"] = {b: round(figures["1"][b]["seconds"] / figures["2"][b]["seconds"], 3)
                                 for b in figures["1"] if b in figures["2"] and b != "new_over_baseline"}
 result["parallel_ceiling"] = json.loads(ceiling)
+if halves:
+    together = [float(v) for v in halves.split(",")]
+    result["workload_ceiling"] = {"halves_together_seconds": [round(v, 2) for v in together],
+                                  "ceiling": round(figures["1"]["new"]["seconds"] / min(together), 3)}
 result["memory_host"] = json.loads(memory)
 print(json.dumps(result, indent=1))
 PY
