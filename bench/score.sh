@@ -49,7 +49,8 @@ repeat=${REPEAT:-2}
 baseline=${BASELINE:-}
 [ -n "$baseline" ] && baseline=$(baseline_binary "$baseline")
 corpus=$(synth_corpus "$profile" "$pairs")
-score=(score --input "$corpus" --score-col 3 --id-col 4 --progress-every 0)
+options=(--score-col 3 --id-col 4 --progress-every 0)
+score=(score --input "$corpus" "${options[@]}")
 binaries=(new)
 [ -n "$baseline" ] && binaries+=(baseline)
 runs=()
@@ -69,15 +70,16 @@ if [[ " ${ranks[*]} " == *" 1 "* && " ${ranks[*]} " == *" 2 "* ]]; then
   half=$(( $(wc -l <"$corpus") / 2 ))
   head -n "$half" "$corpus" >"$work/half-1.tsv"
   tail -n +"$((half + 1))" "$corpus" >"$work/half-2.tsv"
+  read -r -a extra <<<"${NEW_ARGS:-}"  # as the new binary's 1-rank run
   for r in $(seq "$repeat"); do
     start=$(now) pids=()
     for h in 1 2; do  # each its own TMPDIR: concurrent mpiruns must not share a session directory
       mkdir -p "$work/tmp-half-$h"
-      TMPDIR="$work/tmp-half-$h" mpirun -n 1 --bind-to none "$tdcone" score --input "$work/half-$h.tsv" --score-col 3 \
-        --id-col 4 --progress-every 0 --output "$work/half-$h.h5" --force >"$work/half-$h.log" 2>&1 &
+      TMPDIR="$work/tmp-half-$h" timed_mpi 1 "half-$h" score --input "$work/half-$h.tsv" "${options[@]}" \
+        "${extra[@]}" >/dev/null &
       pids+=($!)
     done
-    wait "${pids[0]}" && wait "${pids[1]}" || { cat "$work"/half-?.log >&2; exit 1; }
+    wait "${pids[0]}" && wait "${pids[1]}" || exit 1  # timed_mpi printed the failed run's log
     halves="$halves${halves:+,}$(echo "$(now) - $start" | bc)"
   done
   rm -f "$work"/half-?.tsv
