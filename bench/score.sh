@@ -33,10 +33,22 @@
 # baseline is 098b3dc: BASELINE=098b3dc bench/score.sh). Without BASELINE,
 # only the new binary runs.
 #
+# SETTLE (default 10): seconds of idling before every timed run, so that
+# every run starts from the same state of the host's memory. This machine is a
+# guest whose host takes back free memory (virtio-balloon free page
+# reporting, 2 s after a 2 MiB block is freed): a run that starts right after
+# another got that one's freed pages back at 0.12 ms a MiB of 2 MiB pages,
+# one that starts later pays 3.4 (bench/micro/memory_host.cpp), and main's
+# 700k-pair run took 3.0-3.6 s the first way and 4.4-4.9 s the second.
+# Settled, every run pays the second price. 4 KiB pages (098b3dc's) cost
+# about 0.6 ms a MiB as long as the guest has free memory in blocks under
+# 2 MiB, which it never reports, and up to 5 beyond: the JSON gives that
+# memory (free_mib, from /proc/buddyinfo) at the start and at the end.
+#
 # NEW_ARGS: more score options for the new binary only. The cost of an
 # option is then a ratio too: BASELINE=build/tdcone NEW_ARGS="--dedup tokens
 # --length-buckets 5,10,20,40" compares the same binary with and without.
-# Usage: [BASELINE=commit|binary] [REPEAT=2] [NEW_ARGS=...] bench/score.sh [PAIRS] [PROFILE] [RANKS...]
+# Usage: [BASELINE=commit|binary] [REPEAT=2] [SETTLE=10] [NEW_ARGS=...] bench/score.sh [PAIRS] [PROFILE] [RANKS...]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 pairs=${1:-2800000}
@@ -45,6 +57,8 @@ shift $(( $# > 2 ? 2 : $# ))
 ranks=("${@:-1 2}")
 read -r -a ranks <<<"${ranks[*]}"
 repeat=${REPEAT:-2}
+settle() { sleep "${SETTLE:-10}"; }
+cp /proc/buddyinfo "$work/buddyinfo-start" 2>/dev/null || : >"$work/buddyinfo-start"
 
 baseline=${BASELINE:-}
 [ -n "$baseline" ] && baseline=$(baseline_binary "$baseline")
@@ -60,6 +74,7 @@ for n in "${ranks[@]}"; do
       binary=$tdcone extra=()
       [ "$b" = baseline ] && binary=$baseline
       [ "$b" = new ] && read -r -a extra <<<"${NEW_ARGS:-}"
+      settle
       read -r s m < <(tdcone=$binary timed_mpi "$n" "$b-$n-$r" "${score[@]}" "${extra[@]}")
       runs+=("$b:$n:$r:$s:$m")
     done
@@ -72,6 +87,7 @@ if [[ " ${ranks[*]} " == *" 1 "* && " ${ranks[*]} " == *" 2 "* ]]; then
   tail -n +"$((half + 1))" "$corpus" >"$work/half-2.tsv"
   read -r -a extra <<<"${NEW_ARGS:-}"  # as the new binary's 1-rank run
   for r in $(seq "$repeat"); do
+    settle
     start=$(now) pids=()
     for h in 1 2; do  # each its own TMPDIR: concurrent mpiruns must not share a session directory
       mkdir -p "$work/tmp-half-$h"
@@ -89,6 +105,7 @@ for micro in ceiling memory; do
   [ -x "$build/tdcone_bench_$micro" ] || cmake --build "$build" --target "tdcone_bench_$micro" >&2
 done
 ceiling=$("$build/tdcone_bench_ceiling" 2)
+settle
 memory=$("$build/tdcone_bench_memory")
 
 /usr/bin/python3 - "$work" "$pairs" "$profile" "$(stat -c %s "$corpus")" "$ceiling" "$memory" "$halves" "${runs[@]}" <<'PY'
@@ -96,7 +113,7 @@ import json, os, sys
 import h5py
 import numpy as np
 work, pairs, profile, corpus_bytes, ceiling, memory, halves = sys.argv[1:8]
-result = {"benchmark": "score", "new_args": os.environ.get("NEW_ARGS", ""), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
+result = {"benchmark": "score", "new_args": os.environ.get("NEW_ARGS", ""), "settle_seconds": float(os.environ.get("SETTLE", "10")), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
 best = {}  # (binary, ranks) -> the fastest of its runs
 seconds_of = {}  # (binary, ranks, run) -> seconds
 for run in sys.argv[8:]:
@@ -148,5 +165,20 @@ if halves:
     result["workload_ceiling"] = {"halves_together_seconds": [round(v, 2) for v in together],
                                   "ceiling": round(figures["1"]["new"]["seconds"] / min(together), 3)}
 result["memory_host"] = json.loads(memory)
+
+def free_mib(buddyinfo):
+    """Free memory of all zones in blocks under 2 MiB and of 2 MiB or more (4 KiB pages, order k = 2^k pages)."""
+    small = large = 0
+    for line in buddyinfo.splitlines():
+        counts = [int(c) for c in line.split()[4:]]
+        small += sum(c << k for k, c in enumerate(counts) if k < 9)
+        large += sum(c << k for k, c in enumerate(counts) if k >= 9)
+    return {"below_2mib": small * 4 // 1024, "2mib_and_up": large * 4 // 1024}
+
+with open(f"{work}/buddyinfo-start") as start:
+    result["free_mib"] = {"start": free_mib(start.read())}
+if os.path.exists("/proc/buddyinfo"):
+    with open("/proc/buddyinfo") as end:
+        result["free_mib"]["end"] = free_mib(end.read())
 print(json.dumps(result, indent=1))
 PY
