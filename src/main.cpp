@@ -29,6 +29,7 @@ int main(int argc, char** argv) {
   boost::mpi::environment environment(argc, argv, boost::mpi::threading::multiple);
   boost::mpi::communicator world;
   tdcone::pipeline::note_resident_at_start();  // the memory budget counts it
+  tdcone::small_pages_while_cheap(tdcone::pipeline::ranks_on_node(world));
   const tdcone::mpi::FailureChannel failures(world);
   const tdcone::mpi::StallChannel stalls(world);
   try {

@@ -215,12 +215,18 @@ MachineBudget budget_for(const MachineMemory& machine) {
   return result;
 }
 
-MachineBudget default_memory_budget(MPI_Comm comm) {
+int ranks_on_node(MPI_Comm comm) {
   MPI_Comm node;
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  MachineMemory machine;
-  MPI_Comm_size(node, &machine.ranks_on_node);
+  int ranks = 1;
+  MPI_Comm_size(node, &ranks);
   MPI_Comm_free(&node);
+  return ranks;
+}
+
+MachineBudget default_memory_budget(MPI_Comm comm) {
+  MachineMemory machine;
+  machine.ranks_on_node = ranks_on_node(comm);
   machine.physical = static_cast<std::uint64_t>(sysconf(_SC_PHYS_PAGES)) * static_cast<std::uint64_t>(sysconf(_SC_PAGE_SIZE));
   machine.cgroup = cgroup_limit();
   machine.address_space = tighter(rlimit_bytes(RLIMIT_AS), rlimit_bytes(RLIMIT_DATA));

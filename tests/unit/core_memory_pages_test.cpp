@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <malloc.h>
+#include <string>
 #include <vector>
 
 namespace {
@@ -98,6 +99,28 @@ TEST(HugePages, OnlyTheMadviseModeAsksForThem) {
   EXPECT_FALSE(tdcone::huge_pages_on_request("[always] madvise never\n"));
   EXPECT_FALSE(tdcone::huge_pages_on_request("always madvise [never]\n"));
   EXPECT_FALSE(tdcone::huge_pages_on_request(""));  // no such file
+}
+
+TEST(SmallPagesWhileCheap, FreePageReportingIsFeatureBitFive) {
+  // A balloon device of a Firecracker guest, with free page reporting.
+  EXPECT_TRUE(tdcone::reports_free_pages(
+      "0110010100000000000000000000000010000000000000000000000000000000\n"));
+  // Stats and deflate-on-OOM only (bits 1 and 2): the host takes nothing back on its own.
+  EXPECT_FALSE(tdcone::reports_free_pages("0110000000000000000000000000000010000000\n"));
+  EXPECT_FALSE(tdcone::reports_free_pages("01100"));  // too short to say
+  EXPECT_FALSE(tdcone::reports_free_pages(""));       // no such file
+}
+
+TEST(SmallPagesWhileCheap, FreeMemoryInBlocksUnderTwoMebibytesIsCountedOverZones) {
+  // Orders 0..10: a block of order k is 2^k pages of 4 KiB; orders 9 and 10 (2 and 4 MiB) are left out.
+  const std::string buddyinfo =
+      "Node 0, zone      DMA      1      0      0      0      0      0      0      0      1      1      3 \n"
+      "Node 0, zone    DMA32      2      2      0      0      0      0      0      0      0      2    752 \n"
+      "Node 0, zone   Normal      3      1      1      0      0      0      0      0      0    338    323 \n";
+  const std::uint64_t pages = (1 + 256) + (2 + 2 * 2) + (3 + 1 * 2 + 1 * 4);
+  EXPECT_EQ(tdcone::free_bytes_in_small_blocks(buddyinfo), pages * 4096);
+  EXPECT_EQ(tdcone::free_bytes_in_small_blocks(""), 0u);
+  EXPECT_EQ(tdcone::free_bytes_in_small_blocks("Node 0, zone Normal\n"), 0u);  // a zone without counts
 }
 
 }  // namespace

@@ -69,6 +69,9 @@ std::vector<std::string> cgroup_limit_files(const std::string& proc_self_cgroup)
 /// A limit file's bytes; 0 for "max" or v1's "no limit" (about 2^63).
 std::uint64_t cgroup_limit_value(const std::string& text);
 
+/// How many ranks of `comm` run on this rank's node (share its memory). Collective.
+int ranks_on_node(MPI_Comm comm);
+
 /// This node's budget per rank (budget_for), the same on every rank (the
 /// smallest). Collective.
 MachineBudget default_memory_budget(MPI_Comm comm);
