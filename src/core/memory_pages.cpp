@@ -26,6 +26,8 @@ namespace {
 // top stays mapped (larger blocks are mapped and unmapped on their own).
 constexpr int kKeptHeapBytes = 1 << 30;
 
+// What restart_with_huge_pages() adds to GLIBC_TUNABLES.
+constexpr std::string_view kHugePagesTunable = "glibc.malloc.hugetlb=1";
 constexpr int kFreePageReportingBit = 5;  // VIRTIO_BALLOON_F_REPORTING
 constexpr int kHugePageOrder = 9;         // 2 MiB in 4 KiB pages
 // Below this share of cheap memory a rank gains too little to start on small pages.
@@ -47,8 +49,10 @@ bool heap_on_huge_pages() {
   const std::string mode = file_text("/sys/kernel/mm/transparent_hugepage/enabled");
   if (mode.find("[always]") != std::string::npos) return true;
   const char* tunables = std::getenv("GLIBC_TUNABLES");
-  return huge_pages_on_request(mode) && tunables != nullptr && std::strstr(tunables, "glibc.malloc.hugetlb=1") != nullptr;
+  return huge_pages_on_request(mode) && tunables != nullptr && std::string_view(tunables).find(kHugePagesTunable) != std::string_view::npos;
 }
+
+}  // namespace
 
 std::uint64_t resident_bytes() {
   std::ifstream statm("/proc/self/statm");
@@ -56,8 +60,6 @@ std::uint64_t resident_bytes() {
   statm >> size >> resident;
   return resident * static_cast<std::uint64_t>(sysconf(_SC_PAGESIZE));
 }
-
-}  // namespace
 
 void release_pages(const void* begin, const void* end) {
   static const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
@@ -122,10 +124,9 @@ void small_pages_while_cheap(int ranks_on_node) {
 }
 
 std::optional<std::string> tunables_with_huge_pages(const char* tunables) {
-  constexpr std::string_view kHugePages = "glibc.malloc.hugetlb=1";
-  if (tunables == nullptr || *tunables == '\0') return std::string(kHugePages);
+  if (tunables == nullptr || *tunables == '\0') return std::string(kHugePagesTunable);
   if (std::strstr(tunables, "glibc.malloc.hugetlb=") != nullptr) return std::nullopt;
-  return std::string(tunables) + ":" + std::string(kHugePages);
+  return std::string(tunables) + ":" + std::string(kHugePagesTunable);
 }
 
 bool huge_pages_on_request(std::string_view mode) { return mode.find("[madvise]") != std::string_view::npos; }

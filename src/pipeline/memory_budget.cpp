@@ -19,6 +19,7 @@
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/activity.hpp"
+#include "tdcone/core/memory_pages.hpp"
 
 namespace tdcone::pipeline {
 
@@ -265,7 +266,7 @@ std::string explain_out_of_memory() {
 
 std::uint64_t peak_rss_bytes() { return status_bytes("VmHWM:"); }
 
-void note_resident_at_start() { resident_at_start_bytes = status_bytes("VmRSS:"); }
+void note_resident_at_start() { resident_at_start_bytes = resident_bytes(); }
 
 std::uint64_t resident_at_start() { return resident_at_start_bytes; }
 

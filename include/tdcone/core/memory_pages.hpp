@@ -41,6 +41,9 @@ void release_free_heap_pages();
 /// before MPI starts. `GLIBC_TUNABLES=glibc.malloc.hugetlb=0` keeps 4 KiB pages.
 void restart_with_huge_pages(char** argv);
 
+/// This process's resident memory now, in bytes (/proc/self/statm).
+std::uint64_t resident_bytes();
+
 /// On a virtual machine whose host takes back the guest's free memory (free
 /// page reporting), starts this rank on 4 KiB pages and switches it to huge
 /// pages once its resident memory passes its share of the node's free memory
