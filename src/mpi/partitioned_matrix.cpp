@@ -56,6 +56,99 @@ void sort_cells(std::span<MatrixCell> cells, std::vector<MatrixCell>& scratch, s
   if (from != cells.data()) std::copy_n(from, cells.size(), cells.data());
 }
 
+// The row table as the adding loop holds it: a key's slot is the top bits
+// of its key times the multiplier, taken by a multiplication by the slots
+// (2^b) and a constant shift, which leaves the shifter's register free.
+struct RowTable {
+  std::uint32_t* keys;
+  std::uint64_t* weights;
+  std::uint64_t* used;  // a bit a slot: it holds a cell
+  std::uint64_t slots;
+};
+
+// Adds weight(t) to each key `group | columns[t] * multiplier` of the table,
+// then `weight(count)` to key `group` itself (NULL's column) if `with_null`;
+// returns how many cells are new. A slot that is empty or holds the key
+// takes the weight the same way (an empty one holds 0): whether the cell is
+// new is a coin toss, and a branch on it would be mispredicted half the time.
+// No wrapping: the overflow after the slots holds the longest run (use_table).
+//
+// A function of its own, not inlined, and compiled without GCC's induction
+// variable rewriting: inside add_placed_by, and with it, GCC 12 kept the
+// loop's invariants on the stack and walked the probe with extra pointers
+// (32 instructions an update where 25 do).
+template <std::uint32_t kSlotMultiplier, class Weight>
+#if defined(__GNUC__) && !defined(__clang__)
+[[gnu::noinline, gnu::optimize("no-ivopts")]]
+#else
+[[gnu::noinline]]
+#endif
+std::size_t add_cells(const RowTable& table, std::uint32_t group, const std::uint32_t* columns, std::size_t count,
+                      std::uint32_t multiplier, Weight weight, bool with_null) {
+  std::uint32_t* const __restrict keys = table.keys;
+  std::uint64_t* const __restrict weights = table.weights;
+  std::uint64_t* const __restrict used = table.used;
+  const std::uint64_t slots = table.slots;
+  // With one group (multiplier 1) the group is 0: one register fewer.
+  const std::uint32_t lifted_group = kSlotMultiplier == 1 ? 0 : group;
+  std::size_t new_cells = 0;
+  const auto add = [&](std::uint32_t key, std::uint64_t w) {
+    std::size_t at = (std::uint64_t{key * kSlotMultiplier} * slots) >> 32;
+    std::uint64_t held = weights[at];
+    // One branch: the minimum is 0 when the slot is empty or holds the key.
+    if (std::min<std::uint64_t>(held, keys[at] ^ key) != 0) [[unlikely]] {
+      do held = weights[++at];
+      while (std::min<std::uint64_t>(held, keys[at] ^ key) != 0);
+    }
+    keys[at] = key;
+    weights[at] = held + w;
+    used[at / 64] |= std::uint64_t{1} << (at % 64);
+    new_cells += held == 0;
+  };
+  for (std::size_t t = 0; t < count; ++t) add(lifted_group | columns[t] * multiplier, weight(t));
+  if (with_null) add(lifted_group, weight(count));
+  return new_cells;
+}
+
+// Merges the held cells [held, held_end) with the new ones [fresh, fresh_end)
+// to `out` (`merged`: the block's start), and returns the end of what it
+// wrote. The held cells before each new one are copied eight at a time: the
+// keys are sorted, so those less than the new one are a prefix of the eight,
+// counted without a branch, and all eight are copied (the ones past the run
+// are written over next). A run's length is a coin toss (one to a dozen held
+// cells a new one), and a branch a cell on it was mispredicted at every run's
+// end. Room: the cells written are at most the held and new ones passed, so
+// eight from `out` stay inside the block while eight held remain. No held
+// cell is wide; a sum that needs more than 48 bits is appended to `wide`
+// (its place to `wide_at`). Pointers in locals: in one loop with the held
+// wide weights, GCC kept the merge's four cursors on the stack.
+StoredCell* merge_run(const StoredCell* held, const StoredCell* held_end, const MatrixCell* fresh,
+                      const MatrixCell* fresh_end, StoredCell* out, const StoredCell* merged,
+                      std::vector<std::uint64_t>& wide, std::vector<std::uint32_t>& wide_at) {
+  for (; fresh != fresh_end; ++fresh) {
+    const std::uint32_t key = fresh->key;
+    while (held_end - held >= 8) {
+      std::size_t less = 0;
+      for (std::size_t k = 0; k < 8; ++k) less += held[k].key < key ? 1 : 0;
+      std::memcpy(out, held, 8 * sizeof(StoredCell));
+      held += less;
+      out += less;
+      if (less < 8) break;
+    }
+    while (held != held_end && held->key < key) *out++ = *held++;
+    std::uint64_t weight = fresh->weight;
+    if (held != held_end && held->key == key) weight += (held++)->weight();
+    if (weight >= StoredCell::kWide) [[unlikely]] {
+      wide.push_back(std::exchange(weight, StoredCell::kWide));
+      wide_at.push_back(static_cast<std::uint32_t>(out - merged));
+    }
+    *out++ = {key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
+  }
+  // The rest in one run (an empty bucket has no block: no memcpy from null).
+  if (held != held_end) std::memcpy(out, held, static_cast<std::size_t>(held_end - held) * sizeof(StoredCell));
+  return out + (held_end - held);
+}
+
 // What a malloc block takes from the heap: its usable bytes and the chunk header.
 std::uint64_t block_bytes(void* block) { return block != nullptr ? malloc_usable_size(block) + sizeof(std::size_t) : 0; }
 
@@ -168,67 +261,43 @@ void PartitionedMatrix::grow_table(std::size_t wanted) {
   }
 }
 
+std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const MatrixCell> fresh, StoredCell* merged) {
+  // The runs between the held wide cells (a few a bucket) by merge_run();
+  // each wide cell then takes its new cell, if any, and keeps its place in the list.
+  const StoredCell* const cells = bucket.cells.get();
+  const StoredCell* const held_end = cells + bucket.size;
+  const StoredCell* held = cells;  // the first not yet merged
+  const WideList held_wide = bucket.wide_list();
+  const MatrixCell* next = fresh.data();
+  const MatrixCell* const fresh_end = next + fresh.size();
+  StoredCell* out = merged;
+  for (std::size_t w = 0; w < bucket.wide; ++w) {
+    const StoredCell* wide_cell = cells + held_wide.place(w);
+    const MatrixCell* before = std::lower_bound(next, fresh_end, wide_cell->key,
+                                                [](const MatrixCell& cell, std::uint32_t key) { return cell.key < key; });
+    out = merge_run(held, wide_cell, next, before, out, merged, wide_, wide_at_);
+    next = before;
+    std::uint64_t weight = held_wide.weight(w);
+    if (next != fresh_end && next->key == wide_cell->key) weight += (next++)->weight;
+    wide_.push_back(weight);
+    wide_at_.push_back(static_cast<std::uint32_t>(out - merged));
+    *out++ = *wide_cell;  // its weight kWide: the list's
+    held = wide_cell + 1;
+  }
+  return static_cast<std::size_t>(merge_run(held, held_end, next, fresh_end, out, merged, wide_, wide_at_) - merged);
+}
+
 void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> fresh) {
   // One pass into a new block (a round adds about one cell for every two or
   // three held), then the block is cut to size in place with the wide
   // weights and their places after the cells.
-  const StoredCell* held = bucket.cells.get();
-  const WideList held_wide = bucket.wide_list();
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
   auto* merged = static_cast<StoredCell*>(std::malloc((n_held + n_fresh) * sizeof(StoredCell)));
   if (merged == nullptr) throw std::bad_alloc();
   merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(merged));
   wide_.clear();
   wide_at_.clear();
-  // w: the held wide weights passed; the place of the next (n_held: none).
-  std::size_t i = 0, out = 0, w = 0;
-  std::size_t next_wide = bucket.wide > 0 ? held_wide.place(0) : n_held;
-  auto pass_wide = [&] {
-    ++w;
-    next_wide = w < bucket.wide ? held_wide.place(w) : n_held;
-  };
-  // The held wide weights of cells before held[end], which moved by `out - end`.
-  auto keep_held_wide_before = [&](std::size_t end) {
-    for (; next_wide < end; pass_wide()) {
-      wide_.push_back(held_wide.weight(w));
-      wide_at_.push_back(static_cast<std::uint32_t>(next_wide + out - end));
-    }
-  };
-  for (const MatrixCell& cell : fresh) {
-    // The held cells before it, as they are stored, eight at a time: the
-    // keys are sorted, so those less than the new one are a prefix of the
-    // eight, counted without a branch, and all eight are copied (the ones
-    // past the run are written over next). A run's length is a coin toss
-    // (one to a dozen held cells a new one), and a branch a cell on it was
-    // mispredicted at every run's end. Room: out <= i + (new cells passed),
-    // so eight cells from out stay inside the block while i + 8 <= n_held.
-    for (std::size_t less = 8; less == 8 && i + 8 <= n_held; i += less, out += less) {
-      less = 0;
-      for (std::size_t k = 0; k < 8; ++k) less += held[i + k].key < cell.key ? 1 : 0;
-      std::memcpy(merged + out, held + i, 8 * sizeof(StoredCell));
-    }
-    while (i < n_held && held[i].key < cell.key) merged[out++] = held[i++];
-    keep_held_wide_before(i);
-    std::uint64_t weight = cell.weight;
-    if (i < n_held && held[i].key == cell.key) {
-      if (next_wide == i) {
-        weight += held_wide.weight(w);
-        pass_wide();
-      } else {
-        weight += held[i].weight();
-      }
-      ++i;
-    }
-    if (weight >= StoredCell::kWide) {
-      wide_.push_back(std::exchange(weight, StoredCell::kWide));
-      wide_at_.push_back(static_cast<std::uint32_t>(out));
-    }
-    merged[out++] = {cell.key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
-  }
-  // The rest in one run (an empty bucket has no block: no memcpy from null).
-  if (i < n_held) std::memcpy(merged + out, held + i, (n_held - i) * sizeof(StoredCell));
-  out += n_held - i;
-  keep_held_wide_before(n_held);
+  const std::size_t out = merge_cells(bucket, fresh, merged);
   const std::size_t cell_bytes = out * sizeof(StoredCell);
   const std::size_t bytes = cell_bytes + wide_.size() * kWideBytes;
   if (bytes != (n_held + n_fresh) * sizeof(StoredCell)) {
@@ -318,47 +387,20 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
   // Locals, not members: a member would be loaded again after every store
   // through a pointer (it might be the one written).
   std::size_t n = 0, m = 0;
-  std::uint32_t* keys = nullptr;
-  std::uint64_t* weights = nullptr;
-  std::uint64_t* used = nullptr;
-  std::size_t slots = 0;
-  unsigned shift = 32;
-  auto take_table = [&] {
-    keys = table_keys_.data(), weights = table_weights_.data(), used = table_used_.data();
-    slots = table_slots_, shift = table_shift_;
-  };
+  RowTable table{};
+  auto take_table = [&] { table = {table_keys_.data(), table_weights_.data(), table_used_.data(), table_slots_}; };
   // Room in the table, at most half full, for `more` new cells of the row.
   auto make_room = [&](std::size_t more) {
-    if ((m + more) * 2 > slots) {
+    if ((m + more) * 2 > table.slots) {
       grow_table(m + more);
       take_table();
     }
   };
-  // A slot that is empty or holds the key takes the weight the same way
-  // (an empty one holds 0): whether the cell is new is a coin toss, and a
-  // branch on it would be mispredicted half the time. No wrapping: the
-  // overflow after the slots holds the longest run (use_table). Returns
-  // whether the cell is new (counted by the caller in a register: m could
-  // be any of the words stored through the table's pointers).
-  auto add = [&](std::uint32_t table_key, std::uint64_t weight) -> std::size_t {
-    for (std::size_t at = (table_key * kSlotMultiplier) >> shift;; ++at) {
-      const std::uint64_t held = weights[at];
-      // One branch: the minimum is 0 when the slot is empty or holds the key.
-      if (std::min<std::uint64_t>(held, keys[at] ^ table_key) == 0) {
-        keys[at] = table_key;
-        weights[at] = held + weight;
-        used[at / 64] |= std::uint64_t{1} << (at % 64);
-        return held == 0;
-      }
-    }
+  const std::uint32_t lifted_multiplier = layout_.lifted_code_multiplier();  // a column's code in the top bits
+  auto spread = [&](std::uint32_t group, const std::uint32_t* columns, std::uint32_t count, auto weight, bool with_null) {
+    return add_cells<kSlotMultiplier>(table, group, columns, count, lifted_multiplier, weight, with_null);
   };
-  // A column's code in the top bits of a table key, by one multiplication.
-  const std::uint32_t lifted_multiplier = layout_.lifted_code_multiplier();
-  auto spread = [&add, lifted_multiplier](std::uint32_t group, const std::uint32_t* columns, std::uint32_t count, auto weight) {
-    std::size_t new_cells = 0;
-    for (std::uint32_t t = 0; t < count; ++t) new_cells += add(group | columns[t] * lifted_multiplier, weight(t));
-    return new_cells;
-  };
+  const auto constant = [](std::uint64_t w) { return [w](std::size_t) { return w; }; };
   for (std::size_t r = 0; r < places; ++r) {
     const std::uint32_t first = row_start_[r], end = row_start_[r + 1];
     if (first < end) {
@@ -382,21 +424,18 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
         const std::uint32_t table_group = group << row_lift_;  // under the column code
         make_room(std::size_t{n_yo} + 1);
         if (job.index < n_same) {  // rule 1
-          m += add(table_group | row * lifted_multiplier, one);
+          m += spread(table_group, &row, 1, constant(one), false);
           ++updates;
         } else if (job.index == n_same + n_rows) {  // rule 3
-          const std::uint64_t share = share_of(n_yo);
-          m += spread(table_group, yo, n_yo, [share](std::uint32_t) { return share; });
+          m += spread(table_group, yo, n_yo, constant(share_of(n_yo)), false);
           updates += n_yo;
         } else if (flags & pair_rows::weighted) {  // rule 2, static
-          if (n_yo == 0) m += add(table_group, one), ++updates;
           const std::uint32_t* w = yo + n_yo + n_same + n_rows + std::size_t{2} * (job.index - n_same) * n_yo;
-          m += spread(table_group, yo, n_yo, [w](std::uint32_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); });
+          if (n_yo == 0) m += spread(table_group, yo, 0, constant(one), true), ++updates;  // NULL takes it all
+          m += spread(table_group, yo, n_yo, [w](std::size_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); }, false);
           updates += n_yo;
-        } else {  // rule 2, uniform
-          const std::uint64_t share = share_of(n_yo + 1);
-          m += spread(table_group, yo, n_yo, [share](std::uint32_t) { return share; });
-          m += add(table_group, share);  // column 0: NULL
+        } else {  // rule 2, uniform: y\x and NULL (column 0)
+          m += spread(table_group, yo, n_yo, constant(share_of(n_yo + 1)), true);
           updates += n_yo + 1;
         }
       }

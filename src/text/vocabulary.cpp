@@ -5,6 +5,7 @@
 #include <xxhash.h>
 
 #include <algorithm>
+#include <array>
 #include <cstring>
 
 #include "page_loads.hpp"
@@ -37,8 +38,14 @@ bool same_bytes(const char* a, const char* b, std::size_t n) {
 // length, a coin toss word by word, was mispredicted for two short words in
 // five.
 // Else overlapping loads as same_bytes(), none past n.
+constexpr std::array<std::uint64_t, kShortWord + 1> kLowBytes = [] {  // the low n bytes of a word
+  std::array<std::uint64_t, kShortWord + 1> masks{};
+  for (std::size_t n = 1; n <= kShortWord; ++n) masks[n] = ~std::uint64_t{0} >> (8 * (kShortWord - n));
+  return masks;
+}();
+
 std::uint64_t packed(const char* p, std::size_t n) {
-  if (within_page(p, 8)) return load_eight_in_page(p) & ((std::uint64_t{1} << (4 * n) << (4 * n)) - 1);
+  if (within_page(p, 8)) return load_eight_in_page(p) & kLowBytes[n];
   if (n >= 4) return std::uint64_t{load<std::uint32_t>(p)} | std::uint64_t{load<std::uint32_t>(p + n - 4)} << (8 * (n - 4));
   if (n == 0) return 0;
   const auto byte = [p](std::size_t k) { return std::uint64_t{static_cast<unsigned char>(p[k])} << (8 * k); };
@@ -100,7 +107,8 @@ WordId Vocabulary::intern(std::string_view word) { return intern(word, key_of(wo
   return id != kNullWord ? id : add(word, key, at);
 }
 
-WordId Vocabulary::add(std::string_view word, Key key, std::size_t at) {
+// Out of line: a new word is rare, and inlined it costs the span intern() registers.
+[[gnu::noinline]] WordId Vocabulary::add(std::string_view word, Key key, std::size_t at) {
   const auto id = static_cast<WordId>(size());
   slots_[at] = {tag_of(key.hash, word.size()), id, word.size() <= kShortWord ? key.bytes : arena_.size()};
   arena_.append(word);
@@ -111,17 +119,52 @@ WordId Vocabulary::add(std::string_view word, Key key, std::size_t at) {
 
 // A probe's first cache miss (the slot) on a large vocabulary: the slots of
 // all words are fetched first, so that their misses overlap. The prefetches
-// change nothing: the interning itself is word by word.
+// change nothing: the interning itself is word by word, each as intern(word).
+//
+// The probe of a short word (nearly every word) is written out here, with
+// the table in locals and the adding of a new word out of line: through
+// probe() and add() inlined, GCC kept the loop's pointers on the stack
+// (93 instructions a word).
 void Vocabulary::intern(std::span<const std::string_view> words, std::vector<WordId>& ids) {
-  const std::size_t mask = slots_.size() - 1;
-  keys_.resize(words.size());
-  for (std::size_t k = 0; k < words.size(); ++k) {
-    keys_[k] = key_of(words[k]);
-    __builtin_prefetch(&slots_[home_slot(keys_[k].hash, mask)]);
+  const std::size_t count = words.size();
+  keys_.resize(count);
+  Key* const keys = keys_.data();
+  const Slot* slots = slots_.data();
+  std::size_t mask = slots_.size() - 1;
+  for (std::size_t k = 0; k < count; ++k) {
+    keys[k] = key_of(words[k]);
+    __builtin_prefetch(&slots[home_slot(keys[k].hash, mask)]);
   }
   const std::size_t first = ids.size();
-  ids.resize(first + words.size());
-  for (std::size_t k = 0; k < words.size(); ++k) ids[first + k] = intern(words[k], keys_[k]);
+  ids.resize(first + count);
+  WordId* const out = ids.data() + first;
+  for (std::size_t k = 0; k < count; ++k) {
+    // Known words without a call in the loop (a call would put its values
+    // in the few registers a call keeps); a new one leaves it for add().
+    std::size_t at = 0;
+    for (; k < count; ++k) {
+      const std::string_view word = words[k];
+      const Key key = keys[k];
+      if (word.size() <= kShortWord) {
+        // The tag holds the length: the same tag and bytes are the same word.
+        // An empty slot's tag, 0, is no word's (a token has a byte at least).
+        const std::uint32_t tag = tag_of(key.hash, word.size());
+        for (at = home_slot(key.hash, mask);; at = (at + 1) & mask) {
+          const Slot& slot = slots[at];
+          if (slot.tag == tag ? slot.bytes == key.bytes : slot.id == kNullWord) break;
+        }
+      } else {
+        at = probe(word, key);
+      }
+      const WordId id = slots[at].id;
+      if (id == kNullWord) break;
+      out[k] = id;
+    }
+    if (k == count) break;
+    out[k] = add(words[k], keys[k], at);
+    slots = slots_.data();  // add() may have grown the table
+    mask = slots_.size() - 1;
+  }
 }
 
 WordId Vocabulary::find(std::string_view word) const { return slots_[probe(word, key_of(word))].id; }

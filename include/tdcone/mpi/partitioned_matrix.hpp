@@ -239,6 +239,10 @@ class PartitionedMatrix {
   std::uint64_t share_of(std::uint32_t n) const { return n < share_of_.size() ? share_of_[n] : scale_.fixed(1.0 / n); }
   /// Merges sorted, combined `fresh` cells into the sorted cells of `bucket`.
   void merge_into(Bucket& bucket, std::span<const MatrixCell> fresh);
+  /// merge_into()'s pass: the cells into `merged`, the wide weights (in the
+  /// order of their cells) into wide_ and their places into wide_at_.
+  /// Returns the cells written.
+  std::size_t merge_cells(const Bucket& bucket, std::span<const MatrixCell> fresh, StoredCell* merged);
 
   MatrixLayout layout_;
   WeightScale scale_;
