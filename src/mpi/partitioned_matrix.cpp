@@ -215,40 +215,40 @@ void PartitionedMatrix::use_table(std::size_t slots) {
   }
 }
 
+template <bool kInKeyOrder>
 std::size_t PartitionedMatrix::take_row(MatrixCell* out, std::uint32_t row_base) {
   // The full slots in order, found by the bits of the slots in use and the overflow.
   const std::uint32_t* keys = table_keys_.data();
   std::uint64_t* weights = table_weights_.data();
+  const unsigned lift = row_lift_;
   const std::size_t words = (table_slots_ + table_slots_ / 2 + 63) / 64;
-  std::size_t n = 0;
+  MatrixCell* end = out;
   for (std::size_t w = 0; w < words; ++w)
     for (std::uint64_t bits = std::exchange(table_used_[w], 0); bits != 0; bits &= bits - 1) {
       const std::size_t at = w * 64 + static_cast<std::size_t>(std::countr_zero(bits));
-      out[n++] = {row_base | (keys[at] >> row_lift_), std::exchange(weights[at], 0)};
+      const MatrixCell cell{row_base | (keys[at] >> lift), std::exchange(weights[at], 0)};
+      MatrixCell* place = end++;
+      // In key order, but for a cell that a probe put after a larger key
+      // (few, and near): it moves back to its place as it is taken.
+      if constexpr (kInKeyOrder)
+        for (; place != out && place[-1].key > cell.key; --place) *place = place[-1];
+      *place = cell;
     }
-  return n;
+  return static_cast<std::size_t>(end - out);
 }
 
-void PartitionedMatrix::sort_row(std::span<MatrixCell> row) {
-  if (slot_multiplier() != 1) {  // the slots are in hash order
-    sort_cells(row, scratch_, count_);
-    return;
-  }
-  // A cell lies after a larger key only when their probes met: few and near.
-  for (std::size_t i = 1; i < row.size(); ++i) {
-    if (row[i].key > row[i - 1].key) continue;
-    const MatrixCell cell = row[i];
-    std::size_t j = i;
-    for (; j > 0 && row[j - 1].key > cell.key; --j) row[j] = row[j - 1];
-    row[j] = cell;
-  }
+std::size_t PartitionedMatrix::take_sorted_row(MatrixCell* out, std::uint32_t row_base) {
+  if (slot_multiplier() == 1) return take_row<true>(out, row_base);
+  const std::size_t n = take_row<false>(out, row_base);  // the slots are in hash order
+  sort_cells({out, n}, scratch_, count_);
+  return n;
 }
 
 void PartitionedMatrix::grow_table(std::size_t wanted) {
   std::size_t slots = table_slots_;
   while (wanted * 2 > slots) slots *= 2;
   if (scratch_.size() < wanted) scratch_.resize(wanted);
-  const std::size_t cells = take_row(scratch_.data(), 0);
+  const std::size_t cells = take_row<false>(scratch_.data(), 0);
   use_table(slots);
   for (std::size_t i = 0; i < cells; ++i) {
     const MatrixCell cell = scratch_[i];
@@ -442,9 +442,7 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
       // The row's cells join the bucket's in key order, leaving the table
       // empty for the next row: the rows of a bucket come in key order.
       if (n + m > fresh_.size()) fresh_.resize(std::max(n + m, 2 * fresh_.size()));
-      const std::size_t row_cells = take_row(fresh_.data() + n, base);
-      sort_row({fresh_.data() + n, row_cells});
-      n += row_cells;
+      n += take_sorted_row(fresh_.data() + n, base);
       m = 0;
     }
     // The bucket's last row: its new cells go in.

@@ -227,11 +227,14 @@ class PartitionedMatrix {
   /// Puts `slots` (a power of two) of the table in use, and the overflow
   /// after them; it is empty between rows.
   void use_table(std::size_t slots);
-  /// Writes the row's new cells to `out` in the order of their slots, their
-  /// keys with the row's bits `row_base`, and empties their slots.
+  /// Writes the row's new cells to `out`, their keys with the row's bits
+  /// `row_base`, and empties their slots: in the order of their slots, or
+  /// `kInKeyOrder` (the table's order with one group, where a probe may put a
+  /// cell after a larger key) in key order. Returns how many.
+  template <bool kInKeyOrder>
   std::size_t take_row(MatrixCell* out, std::uint32_t row_base);
-  /// Puts the cells taken from the table in key order.
-  void sort_row(std::span<MatrixCell> row);
+  /// take_row() in key order, for any slot multiplier.
+  std::size_t take_sorted_row(MatrixCell* out, std::uint32_t row_base);
   /// Doubles the table's slots until `wanted` cells fill at most half, and
   /// puts back the row's new cells.
   void grow_table(std::size_t wanted);
