@@ -324,20 +324,23 @@ template <class ForEachJob>
 void PartitionedMatrix::place_jobs(ForEachJob for_each_job) {
   // Counted at row_start_[p + 2] and filled through row_start_[p + 1], which
   // then holds where place p + 1 starts: one array for counts and starts.
-  const std::size_t places = std::size_t{layout_.buckets} << layout_.row_bits;
-  row_start_.assign(places + 2, 0);
-  for_each_job([this](std::uint32_t row, std::uint32_t, std::uint32_t) { ++row_start_[place(row) + 2]; });
-  for (std::size_t p = 2; p < places + 2; ++p) row_start_[p] += row_start_[p - 1];
+  const std::size_t place_count = std::size_t{layout_.buckets} << layout_.row_bits;
+  row_start_.assign(place_count + 2, 0);
+  const Places place = places();
+  std::uint32_t* const starts = row_start_.data();
+  for_each_job([place, starts](std::uint32_t row, std::uint32_t, std::uint32_t) { ++starts[place(row) + 2]; });
+  for (std::size_t p = 2; p < place_count + 2; ++p) row_start_[p] += row_start_[p - 1];
   // Exactly as many (resize() would double them, and the pages with them);
   // anew for a round less than half as large, so its pages go too.
-  const std::size_t jobs = row_start_[places + 1];
+  const std::size_t jobs = row_start_[place_count + 1];
   if (jobs_.capacity() < jobs || jobs_.capacity() / 2 > jobs) {
     std::vector<PlacedJob>().swap(jobs_);
     jobs_.reserve(jobs);
   }
   jobs_.resize(jobs);
-  for_each_job([this](std::uint32_t row, std::uint32_t message, std::uint32_t index) {
-    jobs_[row_start_[place(row) + 1]++] = {message, index};
+  PlacedJob* const placed = jobs_.data();
+  for_each_job([place, starts, placed](std::uint32_t row, std::uint32_t message, std::uint32_t index) {
+    placed[starts[place(row) + 1]++] = {message, index};
   });
 }
 
@@ -375,7 +378,7 @@ void PartitionedMatrix::add_placed(std::span<const std::uint32_t> words) {
 
 template <std::uint32_t kSlotMultiplier>
 void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
-  const std::size_t places = std::size_t{layout_.buckets} << layout_.row_bits;
+  const std::size_t place_count = std::size_t{layout_.buckets} << layout_.row_bits;
   const std::size_t rows_per_bucket = std::size_t{1} << layout_.row_bits;
   const unsigned row_shift = layout_.column_bits + layout_.group_bits;
   const std::uint64_t one = scale_.fixed(1.0);
@@ -401,7 +404,11 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
     return add_cells<kSlotMultiplier>(table, group, columns, count, lifted_multiplier, weight, with_null);
   };
   const auto constant = [](std::uint64_t w) { return [w](std::size_t) { return w; }; };
-  for (std::size_t r = 0; r < places; ++r) {
+  // In locals: the calls in the job loop would have them loaded again every job.
+  const PlacedJob* const jobs = jobs_.data();
+  const std::size_t job_count = jobs_.size();
+  const unsigned row_lift = row_lift_;
+  for (std::size_t r = 0; r < place_count; ++r) {
     const std::uint32_t first = row_start_[r], end = row_start_[r + 1];
     if (first < end) {
       // About eight new cells a job, at most a table that fits L1; rows with
@@ -412,16 +419,16 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
       const std::uint32_t row = layout_.first_row + static_cast<std::uint32_t>(in_bucket * layout_.buckets + (r >> layout_.row_bits));
       const auto base = static_cast<std::uint32_t>(in_bucket << row_shift);  // the row's bits of its keys
       for (std::uint32_t k = first; k < end; ++k) {
-        if (k + kPrefetchAhead < jobs_.size()) {  // the header and y\x after it: often two cache lines
-          const std::uint32_t* ahead = words.data() + jobs_[k + kPrefetchAhead].message;
+        if (k + kPrefetchAhead < job_count) {  // the header and y\x after it: often two cache lines
+          const std::uint32_t* ahead = words.data() + jobs[k + kPrefetchAhead].message;
           __builtin_prefetch(ahead);
           __builtin_prefetch(ahead + 15);
         }
-        const PlacedJob& job = jobs_[k];
+        const PlacedJob& job = jobs[k];
         const std::uint32_t* header = words.data() + job.message;
         const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
         const std::uint32_t* yo = header + pair_rows::kHeaderWords;
-        const std::uint32_t table_group = group << row_lift_;  // under the column code
+        const std::uint32_t table_group = group << row_lift;  // under the column code
         make_room(std::size_t{n_yo} + 1);
         if (job.index < n_same) {  // rule 1
           m += spread(table_group, &row, 1, constant(one), false);

@@ -32,7 +32,7 @@ class RoundWriter {
               std::vector<double>* pair_tdcone)
       : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale),
         pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks),
-        sent_words_(n_ranks) {}
+        n_same_(n_ranks), n_rows_(n_ranks), sent_words_(n_ranks) {}
 
   /// Encodes pairs from `next` until the messages reach `words` words or the
   /// share ends, releasing their types as it goes (the messages carry them now).
@@ -79,28 +79,42 @@ class RoundWriter {
     if (group == entropy::kNoGroup) return 0;
 
     const bool weighted = !aligner_.spreads_uniformly();
-    y_only_.clear();
-    for (WordId t : split_.y_only) y_only_.push_back(routes_.global_id[t]);
+    // Written through pointers into lists sized first: a push_back a word
+    // loaded the routes again after each (its growing is a call).
+    const std::uint32_t* const global_id = routes_.global_id.data();
+    const std::uint32_t* const owner_of = routes_.owner.data();
+    y_only_.resize(split_.y_only.size());
+    for (std::size_t t = 0; t < split_.y_only.size(); ++t) y_only_[t] = global_id[split_.y_only[t]];
+    const std::size_t most = std::max(split_.same.size(), split_.x_only.size());
+    if (list_room_ < most) {
+      list_room_ = std::max(most, 2 * list_room_);
+      for (auto& list : same_) list.resize(list_room_);
+      for (auto& list : rows_) list.resize(list_room_);
+    }
     touched_.clear();
+    std::uint32_t* const n_same = n_same_.data();
+    std::uint32_t* const n_rows = n_rows_.data();
     auto touch = [&](std::uint32_t owner) {
-      if (same_[owner].empty() && rows_[owner].empty()) touched_.push_back(owner);
+      if (n_same[owner] == 0 && n_rows[owner] == 0) touched_.push_back(owner);
     };
     for (WordId w : split_.same) {
-      const std::uint32_t owner = routes_.owner[w];
+      const std::uint32_t owner = owner_of[w];
       touch(owner);
-      same_[owner].push_back(routes_.global_id[w]);
+      same_[owner][n_same[owner]++] = global_id[w];
     }
-    const double* shares = split_.shares.data();  // embedding mode: |y\x| per x\y word
     for (WordId w : split_.x_only) {
-      const std::uint32_t owner = routes_.owner[w];
+      const std::uint32_t owner = owner_of[w];
       touch(owner);
-      rows_[owner].push_back(routes_.global_id[w]);
-      if (split_.shares.empty()) continue;
-      for (std::size_t t = 0; t < split_.y_only.size(); ++t) {
-        const std::uint64_t fixed = scale_.fixed(*shares++);
-        weights_[owner].push_back(static_cast<std::uint32_t>(fixed));
-        weights_[owner].push_back(static_cast<std::uint32_t>(fixed >> 32));
-      }
+      rows_[owner][n_rows[owner]++] = global_id[w];
+    }
+    if (!split_.shares.empty()) {  // embedding mode: |y\x| shares per x\y word, in its owner's message
+      const double* shares = split_.shares.data();
+      for (WordId w : split_.x_only)
+        for (std::size_t t = 0; t < split_.y_only.size(); ++t) {
+          const std::uint64_t fixed = scale_.fixed(*shares++);
+          weights_[owner_of[w]].push_back(static_cast<std::uint32_t>(fixed));
+          weights_[owner_of[w]].push_back(static_cast<std::uint32_t>(fixed >> 32));
+        }
     }
     const bool null_row = split_.null_row();
     if (null_row && std::find(touched_.begin(), touched_.end(), 0u) == touched_.end()) touched_.push_back(0);
@@ -111,15 +125,15 @@ class RoundWriter {
       std::uint32_t flags = 0;
       if (null_row && owner == 0) flags |= mpi::pair_rows::null_row;
       if (weighted) flags |= mpi::pair_rows::weighted;
-      box.insert(box.end(), {group, static_cast<std::uint32_t>(y_only_.size()), static_cast<std::uint32_t>(same_[owner].size()),
-                             static_cast<std::uint32_t>(rows_[owner].size()), flags});
+      const std::uint32_t n_same = n_same_[owner], n_rows = n_rows_[owner];
+      box.insert(box.end(), {group, static_cast<std::uint32_t>(y_only_.size()), n_same, n_rows, flags});
       box.insert(box.end(), y_only_.begin(), y_only_.end());
-      box.insert(box.end(), same_[owner].begin(), same_[owner].end());
-      box.insert(box.end(), rows_[owner].begin(), rows_[owner].end());
+      box.insert(box.end(), same_[owner].begin(), same_[owner].begin() + n_same);
+      box.insert(box.end(), rows_[owner].begin(), rows_[owner].begin() + n_rows);
       box.insert(box.end(), weights_[owner].begin(), weights_[owner].end());
-      written += kHeaderWords + y_only_.size() + same_[owner].size() + rows_[owner].size() + weights_[owner].size();
-      same_[owner].clear();
-      rows_[owner].clear();
+      written += kHeaderWords + y_only_.size() + n_same + n_rows + weights_[owner].size();
+      n_same_[owner] = 0;
+      n_rows_[owner] = 0;
       weights_[owner].clear();
     }
     return written;
@@ -132,6 +146,8 @@ class RoundWriter {
   const mpi::WeightScale& scale_;
   std::vector<double>* pair_tdcone_;
   std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_, weights_;
+  std::vector<std::uint32_t> n_same_, n_rows_;  // per owner: the pair's words in same_ and rows_
+  std::size_t list_room_ = 0;                    // the size of every list of same_ and rows_
   std::vector<std::uint32_t> touched_, y_only_;
   std::vector<std::size_t> sent_words_;  // each owner's words in the last round
   align::PairSplit split_;

@@ -206,11 +206,21 @@ class PartitionedMatrix {
     std::uint32_t index;    // as RowJob::index
   };
 
-  /// A row's place in the walk: its bucket, then its row in the bucket.
-  std::uint32_t place(std::uint32_t row) const {
-    const std::uint32_t local = row - layout_.first_row;
-    const unsigned bucket_bits = static_cast<unsigned>(std::countr_zero(layout_.buckets));
-    return ((local & (layout_.buckets - 1)) << layout_.row_bits) | (local >> bucket_bits);
+  /// A row's place in the walk: its bucket, then its row in the bucket. A
+  /// copy of the layout's fields: in the counting loops, a store to
+  /// row_start_ could be to a field of layout_ (both 32-bit), which were then
+  /// loaded again for every job.
+  struct Places {
+    std::uint32_t first_row, bucket_mask;
+    unsigned row_bits, bucket_bits;
+    std::uint32_t operator()(std::uint32_t row) const {
+      const std::uint32_t local = row - first_row;
+      return ((local & bucket_mask) << row_bits) | (local >> bucket_bits);
+    }
+  };
+  Places places() const {
+    return {layout_.first_row, layout_.buckets - 1, layout_.row_bits,
+            static_cast<unsigned>(std::countr_zero(layout_.buckets))};
   }
   /// Counting sort of jobs by place, in two passes that call
   /// `for_each_job(visit)` with visit(row, message, index): into jobs_, with
