@@ -76,7 +76,7 @@ struct RowTable {
 // A function of its own, not inlined, and compiled without GCC's induction
 // variable rewriting: inside add_placed_by, and with it, GCC 12 kept the
 // loop's invariants on the stack and walked the probe with extra pointers
-// (32 instructions an update where 25 do).
+// (32 instructions an update where 26 do).
 template <std::uint32_t kSlotMultiplier, class Weight>
 #if defined(__GNUC__) && !defined(__clang__)
 [[gnu::noinline, gnu::optimize("no-ivopts")]]
