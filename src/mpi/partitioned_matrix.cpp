@@ -273,12 +273,13 @@ std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const
   StoredCell* out = merged;
   for (std::size_t w = 0; w < bucket.wide; ++w) {
     const StoredCell* wide_cell = cells + held_wide.place(w);
-    const MatrixCell* before = std::lower_bound(next, fresh_end, wide_cell->key,
+    const std::uint32_t wide_key = wide_cell->key;  // a copy: lower_bound takes a reference, and the cell is packed
+    const MatrixCell* before = std::lower_bound(next, fresh_end, wide_key,
                                                 [](const MatrixCell& cell, std::uint32_t key) { return cell.key < key; });
     out = merge_run(held, wide_cell, next, before, out, merged, wide_, wide_at_);
     next = before;
     std::uint64_t weight = held_wide.weight(w);
-    if (next != fresh_end && next->key == wide_cell->key) weight += (next++)->weight;
+    if (next != fresh_end && next->key == wide_key) weight += (next++)->weight;
     wide_.push_back(weight);
     wide_at_.push_back(static_cast<std::uint32_t>(out - merged));
     *out++ = *wide_cell;  // its weight kWide: the list's
