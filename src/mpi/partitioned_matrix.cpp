@@ -56,9 +56,15 @@ void sort_cells(std::span<MatrixCell> cells, std::vector<MatrixCell>& scratch, s
   if (from != cells.data()) std::copy_n(from, cells.size(), cells.data());
 }
 
-// The row table as the adding loop holds it: a key's slot is the top bits
-// of its key times the multiplier, taken by a multiplication by the slots
-// (2^b) and a constant shift, which leaves the shifter's register free.
+// A table key's first slot of the row table's `slots` (a power of two): the
+// top bits of the key times the multiplier, by a multiplication by the slots
+// and a constant shift (no shift by a variable, which would hold the
+// shifter's register in the adding loop).
+std::size_t home_slot(std::uint32_t table_key, std::uint32_t multiplier, std::uint64_t slots) {
+  return static_cast<std::size_t>((std::uint64_t{table_key * multiplier} * slots) >> 32);
+}
+
+// The row table as the adding loop holds it.
 struct RowTable {
   std::uint32_t* keys;
   std::uint64_t* weights;
@@ -93,7 +99,7 @@ std::size_t add_cells(const RowTable& table, std::uint32_t group, const std::uin
   const std::uint32_t lifted_group = kSlotMultiplier == 1 ? 0 : group;
   std::size_t new_cells = 0;
   const auto add = [&](std::uint32_t key, std::uint64_t w) {
-    std::size_t at = (std::uint64_t{key * kSlotMultiplier} * slots) >> 32;
+    std::size_t at = home_slot(key, kSlotMultiplier, slots);
     std::uint64_t held = weights[at];
     // One branch: the minimum is 0 when the slot is empty or holds the key.
     if (std::min<std::uint64_t>(held, keys[at] ^ key) != 0) [[unlikely]] {
@@ -206,7 +212,6 @@ std::uint32_t PartitionedMatrix::slot_multiplier() const { return layout_.group_
 
 void PartitionedMatrix::use_table(std::size_t slots) {
   table_slots_ = slots;
-  table_shift_ = 32 - static_cast<unsigned>(std::countr_zero(slots));
   // At most slots / 2 cells: a probe from the last slot runs past at most that many.
   const std::size_t with_overflow = slots + slots / 2;
   if (table_weights_.size() < with_overflow) {  // new slots are empty
@@ -253,7 +258,7 @@ void PartitionedMatrix::grow_table(std::size_t wanted) {
   for (std::size_t i = 0; i < cells; ++i) {
     const MatrixCell cell = scratch_[i];
     const std::uint32_t table_key = cell.key << row_lift_;
-    std::size_t at = (table_key * slot_multiplier()) >> table_shift_;
+    std::size_t at = home_slot(table_key, slot_multiplier(), table_slots_);
     while (table_weights_[at] != 0) ++at;
     table_keys_[at] = table_key;
     table_weights_[at] = cell.weight;

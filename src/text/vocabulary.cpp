@@ -82,18 +82,22 @@ Vocabulary::Vocabulary() : starts_{0, 0}, slots_(kInitialSlots) {}  // id 0: NUL
   return {short_hash(bytes, word.size()), bytes};
 }
 
-[[gnu::always_inline]] inline std::size_t Vocabulary::probe(std::string_view word, Key key) const {
-  const std::size_t mask = slots_.size() - 1;
+// The table as locals of the caller (the span intern() keeps them in registers).
+[[gnu::always_inline]] inline std::size_t Vocabulary::probe(const Slot* slots, std::size_t mask, std::string_view word,
+                                                            Key key) const {
   const std::uint32_t tag = tag_of(key.hash, word.size());
-  const bool short_word = word.size() <= kShortWord;
-  for (std::size_t i = home_slot(key.hash, mask);; i = (i + 1) & mask) {
-    const Slot& slot = slots_[i];
+  std::size_t i = home_slot(key.hash, mask);
+  if (word.size() <= kShortWord) {
+    // The tag holds the length: the same tag and bytes are the same word. An
+    // empty slot's tag, 0, differs from a word's but for an empty word, whose
+    // bytes, 0, are then an empty slot's too: either way the probe stops there.
+    for (;; i = (i + 1) & mask)
+      if (slots[i].tag == tag ? slots[i].bytes == key.bytes : slots[i].id == kNullWord) return i;
+  }
+  for (;; i = (i + 1) & mask) {
+    const Slot& slot = slots[i];
     if (slot.id == kNullWord) return i;
     if (slot.tag != tag) continue;
-    if (short_word) {  // the tag holds the length: equal bytes are the same word
-      if (slot.bytes == key.bytes) return i;
-      continue;
-    }
     if ((tag & kLongWord) == kLongWord && starts_[slot.id + 1] - starts_[slot.id] != word.size()) continue;
     if (same_bytes(arena_.data() + slot.bytes, word.data(), word.size())) return i;
   }
@@ -102,7 +106,7 @@ Vocabulary::Vocabulary() : starts_{0, 0}, slots_(kInitialSlots) {}  // id 0: NUL
 WordId Vocabulary::intern(std::string_view word) { return intern(word, key_of(word)); }
 
 [[gnu::always_inline]] inline WordId Vocabulary::intern(std::string_view word, Key key) {
-  const std::size_t at = probe(word, key);
+  const std::size_t at = probe(slots_.data(), slots_.size() - 1, word, key);
   const WordId id = slots_[at].id;
   return id != kNullWord ? id : add(word, key, at);
 }
@@ -121,10 +125,9 @@ WordId Vocabulary::intern(std::string_view word) { return intern(word, key_of(wo
 // all words are fetched first, so that their misses overlap. The prefetches
 // change nothing: the interning itself is word by word, each as intern(word).
 //
-// The probe of a short word (nearly every word) is written out here, with
-// the table in locals and the adding of a new word out of line: through
-// probe() and add() inlined, GCC kept the loop's pointers on the stack
-// (93 instructions a word).
+// The table in locals and the adding of a new word out of line: with
+// add() inlined in the loop, GCC kept the loop's pointers on the stack
+// (93 instructions a word, 74 so).
 void Vocabulary::intern(std::span<const std::string_view> words, std::vector<WordId>& ids) {
   const std::size_t count = words.size();
   keys_.resize(count);
@@ -143,19 +146,7 @@ void Vocabulary::intern(std::span<const std::string_view> words, std::vector<Wor
     // in the few registers a call keeps); a new one leaves it for add().
     std::size_t at = 0;
     for (; k < count; ++k) {
-      const std::string_view word = words[k];
-      const Key key = keys[k];
-      if (word.size() <= kShortWord) {
-        // The tag holds the length: the same tag and bytes are the same word.
-        // An empty slot's tag, 0, is no word's (a token has a byte at least).
-        const std::uint32_t tag = tag_of(key.hash, word.size());
-        for (at = home_slot(key.hash, mask);; at = (at + 1) & mask) {
-          const Slot& slot = slots[at];
-          if (slot.tag == tag ? slot.bytes == key.bytes : slot.id == kNullWord) break;
-        }
-      } else {
-        at = probe(word, key);
-      }
+      at = probe(slots, mask, words[k], keys[k]);
       const WordId id = slots[at].id;
       if (id == kNullWord) break;
       out[k] = id;
@@ -167,7 +158,9 @@ void Vocabulary::intern(std::span<const std::string_view> words, std::vector<Wor
   }
 }
 
-WordId Vocabulary::find(std::string_view word) const { return slots_[probe(word, key_of(word))].id; }
+WordId Vocabulary::find(std::string_view word) const {
+  return slots_[probe(slots_.data(), slots_.size() - 1, word, key_of(word))].id;
+}
 
 // Doubles the table; the hashes are recomputed from the arena (cheaper than keeping them).
 void Vocabulary::grow() {

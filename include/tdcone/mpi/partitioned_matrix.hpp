@@ -285,7 +285,6 @@ class PartitionedMatrix {
   std::vector<std::uint64_t> table_weights_;
   std::vector<std::uint64_t> table_used_;  // a bit a slot: the full ones
   std::size_t table_slots_ = 0;  // in use, the overflow not counted
-  unsigned table_shift_ = 32;
   unsigned row_lift_;  // a key shifted left by it loses its row: 32 - column and group bits
   std::vector<std::uint32_t> row_start_, count_;
 };

@@ -54,8 +54,9 @@ class Vocabulary {
   };
 
   static Key key_of(std::string_view word);
-  // The slot holding `word` (key `key`), or the empty slot where it would go.
-  std::size_t probe(std::string_view word, Key key) const;
+  // The slot of `slots` (mask: their count - 1) holding `word` (key `key`),
+  // or the empty slot where it would go.
+  std::size_t probe(const Slot* slots, std::size_t mask, std::string_view word, Key key) const;
   WordId intern(std::string_view word, Key key);
   // Adds `word`, new, at the empty slot `at` that probe() found for it.
   WordId add(std::string_view word, Key key, std::size_t at);
