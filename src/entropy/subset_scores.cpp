@@ -195,33 +195,40 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   const double all_rows = static_cast<double>(layout.rows);
   std::uint64_t rows_done = 0;
   while (q_rows.next()) {
+    if ((++rows_done & 0xfff) == 0) progress.update(rows_done, rows_done / all_rows);
     const auto row = q_rows.cells();
     // Reference rows with no corpus row: Q is uniform there.
     for (; p_valid && p_rows->position() < q_rows.position(); p_valid = p_rows->next()) add_relative_terms(p_rows->cells());
     const bool has_p = p_valid && p_rows->position() == q_rows.position();
     const auto p_row = has_p ? p_rows->cells() : std::span<const MatrixCell>{};
 
+    if (n_groups == 1 && p_row.empty()) {
+      // The usual row: one group, no reference row. A row's keys are
+      // distinct, and with one group a key is its column, so every cell is
+      // alone in its column and is one term of group 0, with nothing to note
+      // for KL: one pass sums the row and the terms.
+      std::uint64_t row_total = 0;
+      ExactSum cells;
+      for (const MatrixCell& c : row) {
+        row_total += c.weight;
+        cells += m_log_m(c.weight);
+      }
+      for (auto s : rows.subsets_of(0)) {
+        total[s].add(q_scale.real(row_total));
+        row_log[s] += m_log_m(row_total);
+      }
+      group_cell_log[0] += cells;
+      group_nnz[0] += row.size();
+      continue;
+    }
     rows.start_row(row);
     for (auto s : rows.row_subsets()) {
       total[s].add(q_scale.real(rows.row_total(s)));
       row_log[s] += m_log_m(rows.row_total(s));
     }
     q_at_p.assign(p_row.size() * n_subsets, 0);
-    const auto same_column = [&](const MatrixCell& a, const MatrixCell& b) {
-      return layout.stored_column(a.key) == layout.stored_column(b.key);
-    };
-    // The usual row: one group, no reference row, so every cell is alone in
-    // its column and is one term of group 0, with nothing to note for KL.
-    const bool lone_cells =
-        n_groups == 1 && p_row.empty() && std::adjacent_find(row.begin(), row.end(), same_column) == row.end();
-    if (lone_cells) {
-      ExactSum cells;
-      for (const MatrixCell& c : row) cells += m_log_m(c.weight);
-      group_cell_log[0] += cells;
-      group_nnz[0] += row.size();
-    }
     std::size_t j = 0;
-    for (std::size_t i = lone_cells ? row.size() : 0; i < row.size();) {
+    for (std::size_t i = 0; i < row.size();) {
       // Both rows are in the order of the column codes, which the two layouts share.
       const std::uint32_t column = layout.stored_column(row[i].key);
       while (j < p_row.size() && p_layout.stored_column(p_row[j].key) < column) ++j;
@@ -247,7 +254,6 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
       p_valid = p_rows->next();
     }
     rows.end_row();
-    if ((++rows_done & 0xfff) == 0) progress.update(rows_done, rows_done / all_rows);
   }
   for (; p_valid; p_valid = p_rows->next()) add_relative_terms(p_rows->cells());
   progress.finish(rows_done);
