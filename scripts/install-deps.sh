@@ -9,7 +9,7 @@ packages=(
   libboost-mpi-dev libboost-serialization-dev
   libhdf5-openmpi-dev hdf5-tools
   libzstd-dev zstd
-  libdeflate-dev  # the deflate filter of the output files
+  libdeflate-dev libisal-dev  # the deflate filter of the output files (ISA-L: igzip)
   zlib1g-dev liblzma-dev libbz2-dev gzip xz-utils bzip2  # compressed input (the tools: tests)
   libgtest-dev
   libcli11-dev libtomlplusplus-dev libutf8proc-dev libxxhash-dev libsimdjson-dev libfmt-dev libabsl-dev
