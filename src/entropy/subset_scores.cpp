@@ -196,31 +196,31 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
   std::uint64_t rows_done = 0;
   while (q_rows.next()) {
     if ((++rows_done & 0xfff) == 0) progress.update(rows_done, rows_done / all_rows);
-    const auto row = q_rows.cells();
     // Reference rows with no corpus row: Q is uniform there.
     for (; p_valid && p_rows->position() < q_rows.position(); p_valid = p_rows->next()) add_relative_terms(p_rows->cells());
     const bool has_p = p_valid && p_rows->position() == q_rows.position();
-    const auto p_row = has_p ? p_rows->cells() : std::span<const MatrixCell>{};
 
-    if (n_groups == 1 && p_row.empty()) {
+    if (n_groups == 1 && !has_p) {
       // The usual row: one group, no reference row. A row's keys are
       // distinct, and with one group a key is its column, so every cell is
       // alone in its column and is one term of group 0, with nothing to note
-      // for KL: one pass sums the row and the terms.
+      // for KL: one pass over the stored cells sums the row and the terms.
       std::uint64_t row_total = 0;
       ExactSum cells;
-      for (const MatrixCell& c : row) {
-        row_total += c.weight;
-        cells += m_log_m(c.weight);
-      }
+      q_rows.for_each_cell([&](std::uint32_t, std::uint64_t weight) {
+        row_total += weight;
+        cells += m_log_m(weight);
+      });
       for (auto s : rows.subsets_of(0)) {
         total[s].add(q_scale.real(row_total));
         row_log[s] += m_log_m(row_total);
       }
       group_cell_log[0] += cells;
-      group_nnz[0] += row.size();
+      group_nnz[0] += q_rows.size();
       continue;
     }
+    const auto row = q_rows.cells();
+    const auto p_row = has_p ? p_rows->cells() : std::span<const MatrixCell>{};
     rows.start_row(row);
     for (auto s : rows.row_subsets()) {
       total[s].add(q_scale.real(rows.row_total(s)));

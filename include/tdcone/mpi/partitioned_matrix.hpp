@@ -167,18 +167,35 @@ class PartitionedMatrix {
     std::uint64_t position() const { return position_; }
     /// Global id of the row's input word.
     std::uint32_t row_id() const { return row_id_; }
+    /// Number of cells of the row.
+    std::size_t size() const { return count_; }
     /// Cells of the row, sorted by key (column code, then group), until the next next().
-    std::span<const MatrixCell> cells() const { return {cells_.data(), count_}; }
+    std::span<const MatrixCell> cells() const;
+    /// visit(key, weight) of each cell of the row in key order, read where
+    /// they are stored: no copy (cells() makes one).
+    template <class Visit>
+    void for_each_cell(Visit&& visit) const {
+      std::size_t wide = first_wide_;
+      for (std::size_t k = 0; k < count_; ++k) {
+        std::uint64_t weight = row_[k].weight();
+        if (weight == StoredCell::kWide) [[unlikely]]
+          weight = bucket_wide_.weight(wide++);
+        visit(row_[k].key, weight);
+      }
+    }
 
    private:
     const PartitionedMatrix& m_;
     std::size_t bucket_ = 0, at_ = 0;
-    WideList bucket_wide_{};     // the bucket's wide weights
-    std::size_t next_wide_ = 0;  // the first not yet met
+    WideList bucket_wide_{};      // the bucket's wide weights
+    std::size_t first_wide_ = 0;  // the row's first, if it has any
+    std::size_t next_wide_ = 0;   // the first of a later row
     std::uint64_t position_ = 0;
     std::uint32_t row_id_ = 0;
-    std::vector<MatrixCell> cells_;  // the row's are the first count_
+    const StoredCell* row_ = nullptr;  // the row's cells in its bucket, count_ of them
     std::size_t count_ = 0;
+    mutable std::vector<MatrixCell> cells_;  // the row's, from cells(), are the first count_
+    mutable bool copied_ = false;            // cells_ holds the row
   };
 
  private:
