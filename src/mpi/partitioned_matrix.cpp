@@ -497,7 +497,7 @@ bool PartitionedMatrix::RowCursor::next() {
   const std::uint64_t row = std::uint64_t{cells[at_].key} >> row_shift;
   const std::uint64_t next_row = (row + 1) << row_shift;  // the keys of later rows are at least this
   // The row's end by doubling steps, then halving them: a row holds tens to
-  // thousands of cells, and a step a cell cost four instructions each.
+  // thousands of cells, and a scan cost four instructions a cell.
   const auto in_row = [next_row](const StoredCell& cell) { return cell.key < next_row; };
   std::size_t low = at_ + 1, step = 1;  // the row has a cell at at_
   while (low + step <= bucket.size && in_row(cells[low + step - 1])) low += step, step *= 2;
