@@ -187,6 +187,12 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     }
   };
 
+  // A row sum R(x) of subset s: its part of T and of Σ_x R·ln R.
+  const auto add_row_total = [&](std::uint32_t s, std::uint64_t row_total) {
+    total[s].add(q_scale.real(row_total));
+    row_log[s] += m_log_m(row_total);
+  };
+
   mpi::PartitionedMatrix::RowCursor q_rows(matrix);
   std::optional<mpi::PartitionedMatrix::RowCursor> p_rows;
   bool p_valid = false;
@@ -211,10 +217,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
         row_total += weight;
         cells += m_log_m(weight);
       });
-      for (auto s : rows.subsets_of(0)) {
-        total[s].add(q_scale.real(row_total));
-        row_log[s] += m_log_m(row_total);
-      }
+      for (auto s : rows.subsets_of(0)) add_row_total(s, row_total);
       group_cell_log[0] += cells;
       group_nnz[0] += q_rows.size();
       continue;
@@ -222,10 +225,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     const auto row = q_rows.cells();
     const auto p_row = has_p ? p_rows->cells() : std::span<const MatrixCell>{};
     rows.start_row(row);
-    for (auto s : rows.row_subsets()) {
-      total[s].add(q_scale.real(rows.row_total(s)));
-      row_log[s] += m_log_m(rows.row_total(s));
-    }
+    for (auto s : rows.row_subsets()) add_row_total(s, rows.row_total(s));
     q_at_p.assign(p_row.size() * n_subsets, 0);
     std::size_t j = 0;
     for (std::size_t i = 0; i < row.size();) {
