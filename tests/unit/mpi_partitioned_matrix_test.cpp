@@ -79,7 +79,7 @@ Cells cells_of(const PartitionedMatrix& m) {
   return cells;
 }
 
-TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) {
+void expect_exact_sums_whatever_the_rounds() {
   // 3000 words: several buckets of 64 rows; random rows over random columns.
   const auto vocabulary = words(3000);
   const auto layout = MatrixLayout::make(vocabulary, 0, 3);
@@ -134,7 +134,7 @@ TEST(PartitionedMatrixTest, WeightsOf48BitsAndMoreSumExactlyAcrossRounds) {
   EXPECT_LT(expected.at({70, 6, 0}), mpi::StoredCell::kWide);
 }
 
-TEST(PartitionedMatrixTest, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
+void expect_one_group_rows_in_key_order_whatever_their_size() {
   // One group: a row's cells come out of its table in slot order, nearly
   // sorted. Rows from one job to thousands of columns (tables that grow past
   // L1, runs into the overflow), over several rounds.
@@ -156,6 +156,59 @@ TEST(PartitionedMatrixTest, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirS
   m.finish();
   EXPECT_EQ(cells_of(m), expected);
   EXPECT_GT(std::count_if(expected.begin(), expected.end(), [](const auto& c) { return std::get<0>(c.first) == 1; }), 5000);
+}
+
+// One group: the columns of the largest codes have their home slots at the
+// table's end, so a row of 300 of them runs far into the overflow (past 64
+// slots, the step in which the table's full slots are found).
+void expect_long_runs_into_the_overflow() {
+  const auto vocabulary = words(20000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
+  const mpi::WeightScale scale(100);
+  std::vector<std::uint32_t> by_code(20000);
+  std::iota(by_code.begin(), by_code.end(), 1u);
+  std::ranges::sort(by_code, std::greater{}, [&](std::uint32_t column) { return layout.column_code(column); });
+  std::vector<std::uint32_t> top(by_code.begin(), by_code.begin() + 300);
+  std::ranges::sort(top);
+  Messages messages;
+  Cells expected;
+  for (const std::uint32_t row : {3u, 4u}) {  // the second row finds the table empty again
+    messages.spread(0, row, top);
+    const std::uint64_t share = scale.fixed(1.0 / 301);
+    for (auto t : top) expected[{row, t, 0}] += share;
+    expected[{row, 0, 0}] += share;
+  }
+  PartitionedMatrix m(layout, scale);
+  m.add(messages.words, messages.jobs);
+  m.finish();
+  EXPECT_EQ(cells_of(m), expected);
+}
+
+TEST(PartitionedMatrixTest, LongRunsIntoTheOverflowAreTakenWhole) { expect_long_runs_into_the_overflow(); }
+
+TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) { expect_exact_sums_whatever_the_rounds(); }
+
+TEST(PartitionedMatrixTest, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
+  expect_one_group_rows_in_key_order_whatever_their_size();
+}
+
+// The tests of the row tables again, their cells found one slot at a time
+// (as on a CPU without AVX2): the same cells.
+class PortableCellFinding : public ::testing::Test {
+ protected:
+  void SetUp() override { before_ = PartitionedMatrix::find_cells_by_avx2(false); }
+  void TearDown() override { PartitionedMatrix::find_cells_by_avx2(before_); }
+
+ private:
+  bool before_ = false;
+};
+
+TEST_F(PortableCellFinding, CellsAreExactSumsWhateverTheRounds) { expect_exact_sums_whatever_the_rounds(); }
+
+TEST_F(PortableCellFinding, LongRunsIntoTheOverflowAreTakenWhole) { expect_long_runs_into_the_overflow(); }
+
+TEST_F(PortableCellFinding, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
+  expect_one_group_rows_in_key_order_whatever_their_size();
 }
 
 TEST(PartitionedMatrixTest, ColumnCodesAreABijectionThatKeysUndo) {

@@ -157,6 +157,10 @@ class PartitionedMatrix {
   std::uint64_t nnz() const { return nnz_; }
   /// Cells added so far, before equal keys were summed.
   std::uint64_t cell_updates() const { return cell_updates_; }
+  /// Whether a row's cells are found in its table by AVX2 compares (the
+  /// default where the CPU has them) or one slot at a time. For the tests of
+  /// both; returns the setting it replaces.
+  static bool find_cells_by_avx2(bool on);
 
   /// Walks the rows, in an order shared by every matrix of
   /// the same layout rows and buckets: `position()` grows along the walk.
@@ -300,7 +304,6 @@ class PartitionedMatrix {
   std::vector<std::uint32_t> wide_at_;  // and the places of their cells
   std::vector<std::uint32_t> table_keys_;
   std::vector<std::uint64_t> table_weights_;
-  std::vector<std::uint64_t> table_used_;  // a bit a slot: the full ones
   std::size_t table_slots_ = 0;  // in use, the overflow not counted
   unsigned row_lift_;  // a key shifted left by it loses its row: 32 - column and group bits
   std::vector<std::uint32_t> row_start_, count_;
