@@ -116,39 +116,52 @@ std::size_t add_cells(const RowTable& table, std::uint32_t group, const std::uin
   return new_cells;
 }
 
+// How a stored cell packs a key (without its row) and a weight.
+struct CellPacking {
+  unsigned weight_bits;
+  std::uint32_t key_mask;    // a MatrixCell key's bits that are stored: its column code and group
+  std::uint64_t wide_weight;
+  std::uint64_t weight_mask() const { return (std::uint64_t{1} << weight_bits) - 1; }
+  /// A key's stored bits in their place: what a stored cell of the key is at least.
+  std::uint64_t on_top(std::uint32_t key) const { return std::uint64_t{key & key_mask} << weight_bits; }
+  std::uint64_t key_on_top(StoredCell cell) const { return cell.bits & ~weight_mask(); }
+  std::uint64_t weight(StoredCell cell) const { return cell.bits & weight_mask(); }
+};
+
 // Merges the held cells [held, held_end) with the new ones [fresh, fresh_end)
-// to `out` (`merged`: the block's start), and returns the end of what it
-// wrote. The held cells before each new one are copied eight at a time: the
-// keys are sorted, so those less than the new one are a prefix of the eight,
+// of one row to `out` (`merged`: the block's cells), and returns the end of
+// what it wrote. The held cells before each new one are copied eight at a
+// time: the cells are sorted by key, and the key is on top, so those less
+// than the new one's key on top of a zero weight are a prefix of the eight,
 // counted without a branch, and all eight are copied (the ones past the run
 // are written over next). A run's length is a coin toss (one to a dozen held
 // cells a new one), and a branch a cell on it was mispredicted at every run's
 // end. Room: the cells written are at most the held and new ones passed, so
 // eight from `out` stay inside the block while eight held remain. No held
-// cell is wide; a sum that needs more than 48 bits is appended to `wide`
-// (its place to `wide_at`). Pointers in locals: in one loop with the held
-// wide weights, GCC kept the merge's four cursors on the stack.
+// cell is wide; a sum of the wide weight or more is appended to `wide` (its
+// place to `wide_at`). Pointers in locals: in one loop with the held wide
+// weights, GCC kept the merge's four cursors on the stack.
 StoredCell* merge_run(const StoredCell* held, const StoredCell* held_end, const MatrixCell* fresh,
-                      const MatrixCell* fresh_end, StoredCell* out, const StoredCell* merged,
+                      const MatrixCell* fresh_end, StoredCell* out, const StoredCell* merged, CellPacking packing,
                       std::vector<std::uint64_t>& wide, std::vector<std::uint32_t>& wide_at) {
   for (; fresh != fresh_end; ++fresh) {
-    const std::uint32_t key = fresh->key;
+    const std::uint64_t key_on_top = packing.on_top(fresh->key);
     while (held_end - held >= 8) {
       std::size_t less = 0;
-      for (std::size_t k = 0; k < 8; ++k) less += held[k].key < key ? 1 : 0;
+      for (std::size_t k = 0; k < 8; ++k) less += held[k].bits < key_on_top ? 1 : 0;
       std::memcpy(out, held, 8 * sizeof(StoredCell));
       held += less;
       out += less;
       if (less < 8) break;
     }
-    while (held != held_end && held->key < key) *out++ = *held++;
+    while (held != held_end && held->bits < key_on_top) *out++ = *held++;
     std::uint64_t weight = fresh->weight;
-    if (held != held_end && held->key == key) weight += (held++)->weight();
-    if (weight >= StoredCell::kWide) [[unlikely]] {
-      wide.push_back(std::exchange(weight, StoredCell::kWide));
+    if (held != held_end && packing.key_on_top(*held) == key_on_top) weight += packing.weight(*held++);
+    if (weight >= packing.wide_weight) [[unlikely]] {
+      wide.push_back(std::exchange(weight, packing.wide_weight));
       wide_at.push_back(static_cast<std::uint32_t>(out - merged));
     }
-    *out++ = {key, static_cast<std::uint32_t>(weight), static_cast<std::uint16_t>(weight >> 32)};
+    *out++ = {key_on_top | weight};
   }
   // The rest in one run (an empty bucket has no block: no memcpy from null).
   if (held != held_end) std::memcpy(out, held, static_cast<std::size_t>(held_end - held) * sizeof(StoredCell));
@@ -204,7 +217,10 @@ PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
     : layout_(layout),
       scale_(scale),
       buckets_(layout.buckets),
-      row_lift_(32 - layout.column_bits - layout.group_bits) {
+      row_lift_(32 - layout.column_bits - layout.group_bits),
+      weight_bits_(32 + row_lift_),
+      wide_weight_(std::min(StoredCell::kWide, (std::uint64_t{1} << weight_bits_) - 1)),
+      header_words_(std::max<std::size_t>(std::size_t{1} << layout.row_bits, 2)) {
   for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
 }
 
@@ -333,31 +349,46 @@ void PartitionedMatrix::grow_table(std::size_t wanted) {
   }
 }
 
-std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const MatrixCell> fresh, StoredCell* merged) {
-  // The runs between the held wide cells (a few a bucket) by merge_run();
-  // each wide cell then takes its new cell, if any, and keeps its place in the list.
-  const StoredCell* const cells = bucket.cells.get();
-  const StoredCell* const held_end = cells + bucket.size;
+std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const MatrixCell> fresh, std::uint32_t* block) {
+  // Row by row (a stored key has no row bits); within a row, the runs
+  // between the held wide cells (a few a bucket) by merge_run(): each wide
+  // cell then takes its new cell, if any, and keeps its place in the list.
+  const CellPacking packing{weight_bits_, (std::uint32_t{1} << (32 - row_lift_)) - 1, wide_weight_};
+  const bool any_held = bucket.size > 0;
+  const StoredCell* const cells = any_held ? cells_of(bucket) : nullptr;
+  const std::uint32_t* const held_ends = any_held ? row_ends(bucket) : nullptr;
+  const WideList held_wide = any_held ? wide_list(bucket) : WideList{};
+  std::uint32_t* const ends = block;
+  auto* const merged = reinterpret_cast<StoredCell*>(block + header_words_);
   const StoredCell* held = cells;  // the first not yet merged
-  const WideList held_wide = bucket.wide_list();
   const MatrixCell* next = fresh.data();
-  const MatrixCell* const fresh_end = next + fresh.size();
   StoredCell* out = merged;
-  for (std::size_t w = 0; w < bucket.wide; ++w) {
-    const StoredCell* wide_cell = cells + held_wide.place(w);
-    const std::uint32_t wide_key = wide_cell->key;  // a copy: lower_bound takes a reference, and the cell is packed
-    const MatrixCell* before = std::lower_bound(next, fresh_end, wide_key,
-                                                [](const MatrixCell& cell, std::uint32_t key) { return cell.key < key; });
-    out = merge_run(held, wide_cell, next, before, out, merged, wide_, wide_at_);
-    next = before;
-    std::uint64_t weight = held_wide.weight(w);
-    if (next != fresh_end && next->key == wide_key) weight += (next++)->weight;
-    wide_.push_back(weight);
-    wide_at_.push_back(static_cast<std::uint32_t>(out - merged));
-    *out++ = *wide_cell;  // its weight kWide: the list's
-    held = wide_cell + 1;
+  std::size_t w = 0;
+  const std::size_t rows = std::size_t{1} << layout_.row_bits;
+  for (std::size_t r = 0; r < rows; ++r) {
+    const StoredCell* const held_end = cells + (any_held ? held_ends[r] : 0);
+    const MatrixCell* const fresh_end = fresh.data() + fresh_row_end_[r];
+    for (; w < bucket.wide && held_wide.place(w) < static_cast<std::size_t>(held_end - cells); ++w) {
+      const StoredCell* wide_cell = cells + held_wide.place(w);
+      const std::uint64_t key_on_top = packing.key_on_top(*wide_cell);
+      const MatrixCell* before = std::lower_bound(next, fresh_end, key_on_top, [packing](const MatrixCell& cell, std::uint64_t on_top) {
+        return packing.on_top(cell.key) < on_top;
+      });
+      out = merge_run(held, wide_cell, next, before, out, merged, packing, wide_, wide_at_);
+      next = before;
+      std::uint64_t weight = held_wide.weight(w);
+      if (next != fresh_end && packing.on_top(next->key) == key_on_top) weight += (next++)->weight;
+      wide_.push_back(weight);
+      wide_at_.push_back(static_cast<std::uint32_t>(out - merged));
+      *out++ = *wide_cell;  // its weight the wide one: the list's
+      held = wide_cell + 1;
+    }
+    out = merge_run(held, held_end, next, fresh_end, out, merged, packing, wide_, wide_at_);
+    held = held_end;
+    next = fresh_end;
+    ends[r] = static_cast<std::uint32_t>(out - merged);
   }
-  return static_cast<std::size_t>(merge_run(held, held_end, next, fresh_end, out, merged, wide_, wide_at_) - merged);
+  return static_cast<std::size_t>(out - merged);
 }
 
 void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> fresh) {
@@ -365,29 +396,30 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
   // three held), then the block is cut to size in place with the wide
   // weights and their places after the cells.
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
-  auto* merged = static_cast<StoredCell*>(std::malloc((n_held + n_fresh) * sizeof(StoredCell)));
-  if (merged == nullptr) throw std::bad_alloc();
-  merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(merged));
+  const std::size_t header_bytes = header_words_ * sizeof(std::uint32_t);
+  auto* block = static_cast<std::uint32_t*>(std::malloc(header_bytes + (n_held + n_fresh) * sizeof(StoredCell)));
+  if (block == nullptr) throw std::bad_alloc();
+  merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(block));
   wide_.clear();
   wide_at_.clear();
-  const std::size_t out = merge_cells(bucket, fresh, merged);
-  const std::size_t cell_bytes = out * sizeof(StoredCell);
+  const std::size_t out = merge_cells(bucket, fresh, block);
+  const std::size_t cell_bytes = header_bytes + out * sizeof(StoredCell);
   const std::size_t bytes = cell_bytes + wide_.size() * kWideBytes;
-  if (bytes != (n_held + n_fresh) * sizeof(StoredCell)) {
-    auto* resized = static_cast<StoredCell*>(std::realloc(merged, bytes));
+  if (bytes != header_bytes + (n_held + n_fresh) * sizeof(StoredCell)) {
+    auto* resized = static_cast<std::uint32_t*>(std::realloc(block, bytes));
     if (resized == nullptr) {
-      std::free(merged);
+      std::free(block);
       throw std::bad_alloc();
     }
-    merged = resized;
+    block = resized;
   }
   if (!wide_.empty()) {
-    auto* tail = reinterpret_cast<unsigned char*>(merged) + cell_bytes;
+    auto* tail = reinterpret_cast<unsigned char*>(block) + cell_bytes;
     std::memcpy(tail, wide_.data(), wide_.size() * sizeof(std::uint64_t));
     std::memcpy(tail + wide_.size() * sizeof(std::uint64_t), wide_at_.data(), wide_at_.size() * sizeof(std::uint32_t));
   }
-  block_bytes_ += block_bytes(merged) - block_bytes(bucket.cells.get());
-  bucket.cells.reset(merged);
+  block_bytes_ += block_bytes(block) - block_bytes(bucket.block.get());
+  bucket.block.reset(block);
   nnz_ += out - n_held;
   bucket.size = out;
   bucket.wide = wide_.size();
@@ -525,6 +557,7 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
       n += take_sorted_row(fresh_.data() + n, base);
       m = 0;
     }
+    fresh_row_end_[r & (rows_per_bucket - 1)] = static_cast<std::uint32_t>(n);
     // The bucket's last row: its new cells go in.
     if ((r + 1) % rows_per_bucket == 0 && n > 0) {
       merge_into(buckets_[r >> layout_.row_bits], {fresh_.data(), n});
@@ -554,30 +587,29 @@ void PartitionedMatrix::finish() {
 }
 
 bool PartitionedMatrix::RowCursor::next() {
-  const unsigned row_shift = m_.layout_.column_bits + m_.layout_.group_bits;
-  while (bucket_ < m_.buckets_.size() && at_ >= m_.buckets_[bucket_].size) ++bucket_, at_ = 0, next_wide_ = 0;
-  if (bucket_ == m_.buckets_.size()) return false;
-  const Bucket& bucket = m_.buckets_[bucket_];
-  if (at_ == 0) bucket_wide_ = bucket.wide_list();
-  const StoredCell* cells = bucket.cells.get();
-  const std::uint64_t row = std::uint64_t{cells[at_].key} >> row_shift;
-  const std::uint64_t next_row = (row + 1) << row_shift;  // the keys of later rows are at least this
-  // The row's end by doubling steps, then halving them: a row holds tens to
-  // thousands of cells, and a scan cost four instructions a cell.
-  const auto in_row = [next_row](const StoredCell& cell) { return cell.key < next_row; };
-  std::size_t low = at_ + 1, step = 1;  // the row has a cell at at_
-  while (low + step <= bucket.size && in_row(cells[low + step - 1])) low += step, step *= 2;
-  const std::size_t end = static_cast<std::size_t>(
-      std::partition_point(cells + low, cells + std::min(low + step, bucket.size), in_row) - cells);
-  row_ = cells + at_;
-  count_ = end - at_;
-  copied_ = false;
-  first_wide_ = next_wide_;
-  while (next_wide_ < bucket.wide && bucket_wide_.place(next_wide_) < end) ++next_wide_;
-  position_ = (std::uint64_t{bucket_} << m_.layout_.row_bits) | row;
-  row_id_ = m_.layout_.first_row + static_cast<std::uint32_t>(row * m_.layout_.buckets + bucket_);
-  at_ = end;
-  return true;
+  // The next row with cells: its bucket's row ends say where its cells are.
+  const std::size_t rows = std::size_t{1} << m_.layout_.row_bits;
+  for (; bucket_ < m_.buckets_.size(); ++bucket_, next_row_ = 0, next_wide_ = 0) {
+    const Bucket& bucket = m_.buckets_[bucket_];
+    if (bucket.size == 0) continue;
+    const std::uint32_t* ends = m_.row_ends(bucket);
+    for (; next_row_ < rows; ++next_row_) {
+      const std::size_t start = next_row_ == 0 ? 0 : ends[next_row_ - 1], end = ends[next_row_];
+      if (start == end) continue;
+      bucket_wide_ = m_.wide_list(bucket);
+      row_ = m_.cells_of(bucket) + start;
+      count_ = end - start;
+      copied_ = false;
+      first_wide_ = next_wide_;
+      while (next_wide_ < bucket.wide && bucket_wide_.place(next_wide_) < end) ++next_wide_;
+      position_ = (std::uint64_t{bucket_} << m_.layout_.row_bits) | next_row_;
+      row_id_ = m_.layout_.first_row + static_cast<std::uint32_t>(next_row_ * m_.layout_.buckets + bucket_);
+      key_base_ = static_cast<std::uint32_t>(next_row_ << (m_.layout_.column_bits + m_.layout_.group_bits));
+      ++next_row_;
+      return true;
+    }
+  }
+  return false;
 }
 
 std::span<const MatrixCell> PartitionedMatrix::RowCursor::cells() const {

@@ -254,6 +254,36 @@ TEST(PartitionedMatrixTest, WideWeightsAmongManyNarrowOnesKeepTheirPlacesAcrossR
   EXPECT_EQ(cells_of(m), expected);
 }
 
+TEST(PartitionedMatrixTest, KeysOfMoreThan16BitsLeaveNarrowerWeightsThatStayExact) {
+  // A stored cell is 64 bits, its key without the row on top: 18 column
+  // and 2 group bits leave 44 for the weight, so with units of 2^41 (2^20
+  // pairs) a cell of 8 units or more is wide, well under kWide.
+  const auto vocabulary = words(200000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 3);
+  const mpi::WeightScale scale(std::uint64_t{1} << 20);
+  PartitionedMatrix m(layout, scale);
+  ASSERT_EQ(layout.column_bits + layout.group_bits, 20u);
+  ASSERT_EQ(m.wide_weight(), (std::uint64_t{1} << 44) - 1);
+  ASSERT_EQ(layout.buckets, 4096u);
+  std::mt19937 rng(13);
+  Messages all;
+  Cells expected;
+  random_spreads(40000, rng, [](std::mt19937& r) {
+    // 80 rows of two buckets (4096 of them), frequent (row, NULL) cells.
+    const std::uint32_t row = 1 + r() % 2 + 4096 * (r() % 40), group = r() % 3;
+    std::vector<std::uint32_t> yo;
+    for (std::uint32_t k = 1 + r() % 6; k > 0; --k) yo.push_back(1 + (r() % 4 == 0 ? r() % 5 : r() % 199999));
+    return std::make_tuple(row, group, yo);
+  }, scale, all, expected);
+  const auto wide = std::count_if(expected.begin(), expected.end(), [&m](const auto& c) { return c.second >= m.wide_weight(); });
+  ASSERT_GT(wide, 200);
+  ASSERT_GT(expected.size(), 10 * static_cast<std::size_t>(wide));
+  for (std::size_t from = 0; from < all.jobs.size(); from += 1999)
+    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(1999, all.jobs.size() - from)));
+  m.finish();
+  EXPECT_EQ(cells_of(m), expected);
+}
+
 // Messages of every kind (rule 1, rule 2 uniform and weighted, the NULL
 // row), with their jobs listed one by one.
 struct MixedMessages {

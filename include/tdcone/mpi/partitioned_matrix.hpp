@@ -4,13 +4,14 @@
 // groups (shards, score bands, samples); cells keep their group so that the
 // matrix of any union of groups can be formed at the owner.
 //
-// Storage follows the data: rows are spread over buckets, each a sorted array
-// of 10-byte cells (32-bit key, 48-bit weight) in a block of exactly its
-// size, with the few weights that need more bits (and where their cells
-// are) after them. A round's new cells of a row are summed in a hash table
+// Storage follows the data: rows are spread over buckets, each a block of
+// exactly its size: where each of its rows ends, then its cells sorted by
+// row and key, 8 bytes each (the key without its row on top, the weight in
+// the bits it leaves), then the few weights that need more bits (and where
+// their cells are). A round's new cells of a row are summed in a hash table
 // that stays in L1 and taken out in key order (with one group, the table's
 // own order: MatrixLayout's column codes); a bucket's are then merged with
-// its block into a new one: no slack, about 10 bytes a non-zero.
+// its block into a new one, row by row: no slack, about 8 bytes a non-zero.
 #include <array>
 #include <bit>
 #include <cmath>
@@ -80,14 +81,14 @@ struct [[gnu::packed]] MatrixCell {
   std::uint64_t weight;  // fixed point (WeightScale)
 };
 
-/// A cell as a bucket stores it: a weight of 2^48 - 1 or more is `kWide`
-/// here, and is the bucket's next wide weight.
-struct [[gnu::packed]] StoredCell {
+/// A cell as a bucket stores it, in 64 bits: its key without the row bits
+/// (the column code, then the group) on top, its weight in the bits below.
+/// A weight of the matrix's wide_weight() or more is stored as that and is
+/// the bucket's next wide weight: at most kWide, less where the key leaves
+/// fewer than 48 bits (column and group bits over 16).
+struct StoredCell {
   static constexpr std::uint64_t kWide = (std::uint64_t{1} << 48) - 1;
-  std::uint32_t key;
-  std::uint32_t weight_low;
-  std::uint16_t weight_high;
-  std::uint64_t weight() const { return weight_low | (std::uint64_t{weight_high} << 32); }
+  std::uint64_t bits;
 };
 
 /// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
@@ -157,6 +158,8 @@ class PartitionedMatrix {
   std::uint64_t nnz() const { return nnz_; }
   /// Cells added so far, before equal keys were summed.
   std::uint64_t cell_updates() const { return cell_updates_; }
+  /// The least weight a cell keeps apart from its key (StoredCell).
+  std::uint64_t wide_weight() const { return wide_weight_; }
   /// Whether a row's cells are found in its table by AVX2 compares (the
   /// default where the CPU has them) or one slot at a time. For the tests of
   /// both; returns the setting it replaces.
@@ -180,22 +183,26 @@ class PartitionedMatrix {
     template <class Visit>
     void for_each_cell(Visit&& visit) const {
       std::size_t wide = first_wide_;
+      const unsigned weight_bits = m_.weight_bits_;
+      const std::uint64_t weight_mask = (std::uint64_t{1} << weight_bits) - 1, wide_weight = m_.wide_weight_;
       for (std::size_t k = 0; k < count_; ++k) {
-        std::uint64_t weight = row_[k].weight();
-        if (weight == StoredCell::kWide) [[unlikely]]
+        const std::uint64_t bits = row_[k].bits;
+        std::uint64_t weight = bits & weight_mask;
+        if (weight == wide_weight) [[unlikely]]
           weight = bucket_wide_.weight(wide++);
-        visit(row_[k].key, weight);
+        visit(key_base_ | static_cast<std::uint32_t>(bits >> weight_bits), weight);
       }
     }
 
    private:
     const PartitionedMatrix& m_;
-    std::size_t bucket_ = 0, at_ = 0;
+    std::size_t bucket_ = 0, next_row_ = 0;  // the next row to look at in the bucket
     WideList bucket_wide_{};      // the bucket's wide weights
     std::size_t first_wide_ = 0;  // the row's first, if it has any
     std::size_t next_wide_ = 0;   // the first of a later row
     std::uint64_t position_ = 0;
     std::uint32_t row_id_ = 0;
+    std::uint32_t key_base_ = 0;       // the row's bits of its cells' keys
     const StoredCell* row_ = nullptr;  // the row's cells in its bucket, count_ of them
     std::size_t count_ = 0;
     mutable std::vector<MatrixCell> cells_;  // the row's, from cells(), are the first count_
@@ -204,22 +211,28 @@ class PartitionedMatrix {
 
  private:
   struct FreeBlock {
-    void operator()(StoredCell* cells) const { std::free(cells); }
+    void operator()(std::uint32_t* block) const { std::free(block); }
   };
-  // A bucket's cells, sorted by key, in a malloc block of exactly `size`
-  // cells, then its `wide` weights in the order of their cells (8 bytes
-  // each), then the places of those cells in the bucket (4 bytes each): a
-  // merge copies the cells between two wide ones without looking at them.
+  // A bucket in a malloc block of exactly its size: where each of its rows
+  // ends (the cells before it, 4 bytes a row: header_words_), then its
+  // `size` cells, sorted by row and key, then its `wide` weights in the
+  // order of their cells (8 bytes each), then the places of those cells in
+  // the bucket (4 bytes each): a merge copies the cells between two wide
+  // ones without looking at them. An empty bucket has no block.
   static constexpr std::size_t kWideBytes = sizeof(std::uint64_t) + sizeof(std::uint32_t);
   struct Bucket {
-    std::unique_ptr<StoredCell, FreeBlock> cells;
+    std::unique_ptr<std::uint32_t, FreeBlock> block;
     std::size_t size = 0, wide = 0;
-    /// Where the wide weights are: after the cells (read it before the block changes).
-    WideList wide_list() const {
-      const auto* weights = reinterpret_cast<const unsigned char*>(cells.get() + size);
-      return {weights, weights + wide * sizeof(std::uint64_t)};
-    }
   };
+  const std::uint32_t* row_ends(const Bucket& bucket) const { return bucket.block.get(); }
+  const StoredCell* cells_of(const Bucket& bucket) const {
+    return reinterpret_cast<const StoredCell*>(bucket.block.get() + header_words_);
+  }
+  /// Where the wide weights are: after the cells (read it before the block changes).
+  WideList wide_list(const Bucket& bucket) const {
+    const auto* weights = reinterpret_cast<const unsigned char*>(cells_of(bucket) + bucket.size);
+    return {weights, weights + bucket.wide * sizeof(std::uint64_t)};
+  }
 
   // A job placed by its row: the row is where it lies in jobs_.
   struct PlacedJob {
@@ -271,12 +284,13 @@ class PartitionedMatrix {
   void grow_table(std::size_t wanted);
   /// 1/n in fixed point (a row's share of each of n words).
   std::uint64_t share_of(std::uint32_t n) const { return n < share_of_.size() ? share_of_[n] : scale_.fixed(1.0 / n); }
-  /// Merges sorted, combined `fresh` cells into the sorted cells of `bucket`.
+  /// Merges sorted, combined `fresh` cells into the sorted cells of
+  /// `bucket`; those of its row r end at fresh_row_end_[r].
   void merge_into(Bucket& bucket, std::span<const MatrixCell> fresh);
-  /// merge_into()'s pass: the cells into `merged`, the wide weights (in the
-  /// order of their cells) into wide_ and their places into wide_at_.
-  /// Returns the cells written.
-  std::size_t merge_cells(const Bucket& bucket, std::span<const MatrixCell> fresh, StoredCell* merged);
+  /// merge_into()'s pass: the row ends and cells into the new block, the
+  /// wide weights (in the order of their cells) into wide_ and their places
+  /// into wide_at_. Returns the cells written.
+  std::size_t merge_cells(const Bucket& bucket, std::span<const MatrixCell> fresh, std::uint32_t* block);
 
   MatrixLayout layout_;
   WeightScale scale_;
@@ -306,7 +320,11 @@ class PartitionedMatrix {
   std::vector<std::uint64_t> table_weights_;
   std::size_t table_slots_ = 0;  // in use, the overflow not counted
   unsigned row_lift_;  // a key shifted left by it loses its row: 32 - column and group bits
+  unsigned weight_bits_;  // a stored cell's bits below its key: 32 + row_lift_
+  std::uint64_t wide_weight_;  // a stored cell's least wide weight (StoredCell)
+  std::size_t header_words_;  // a bucket block's row ends: a row each, at least 2 (the cells stay 8-byte aligned)
   std::vector<std::uint32_t> row_start_, count_;
+  std::array<std::uint32_t, 64> fresh_row_end_{};  // a bucket's new cells by row (at most 64: kMaxRowBits)
 };
 
 }  // namespace tdcone::mpi
