@@ -353,7 +353,7 @@ std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const
   // Row by row (a stored key has no row bits); within a row, the runs
   // between the held wide cells (a few a bucket) by merge_run(): each wide
   // cell then takes its new cell, if any, and keeps its place in the list.
-  const CellPacking packing{weight_bits_, (std::uint32_t{1} << (32 - row_lift_)) - 1, wide_weight_};
+  const CellPacking packing{weight_bits_, static_cast<std::uint32_t>((std::uint64_t{1} << (32 - row_lift_)) - 1), wide_weight_};
   const bool any_held = bucket.size > 0;
   const StoredCell* const cells = any_held ? cells_of(bucket) : nullptr;
   const std::uint32_t* const held_ends = any_held ? row_ends(bucket) : nullptr;

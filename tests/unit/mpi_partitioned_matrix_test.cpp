@@ -376,6 +376,32 @@ TEST(PartitionedMatrixTest, KeyThatCannotHoldTheGroupsIsAClearError) {
   EXPECT_NO_THROW(MatrixLayout::make(words(1'000'000), 0, 4096));
 }
 
+TEST(PartitionedMatrixTest, KeysOfAll32BitsLeaveOneRowABucketAndWeightsOf32Bits) {
+  // 20 column bits and 12 group bits: no row bits, a bucket a row, and a
+  // stored weight of 32 bits, below every weight of 10 pairs' units (2^58).
+  const auto layout = MatrixLayout::make(words(1'000'000), 0, 4096);
+  ASSERT_EQ(layout.column_bits + layout.group_bits, 32u);
+  ASSERT_EQ(layout.row_bits, 0u);
+  const mpi::WeightScale scale(10);
+  PartitionedMatrix matrix(layout, scale);
+  EXPECT_EQ(matrix.wide_weight(), (std::uint64_t{1} << 32) - 1);
+  Cells expected;
+  for (int round = 0; round < 3; ++round) {
+    Messages m;
+    for (const auto& [group, row, yo] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::vector<std::uint32_t>>>{
+             {4095, 999'999, {1, 999'998}}, {0, 999'999, {1}}, {4095, 3, {999'999}}}) {
+      m.spread(group, row, yo);
+      const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
+      for (auto t : yo) expected[{row, t, group}] += share;
+      expected[{row, 0, group}] += share;
+    }
+    matrix.add(m.words, m.jobs);
+    EXPECT_EQ(cells_of(matrix), expected) << "after round " << round;
+  }
+  matrix.finish();
+  EXPECT_EQ(cells_of(matrix), expected);
+}
+
 TEST(PartitionedMatrixTest, WeightScaleKeepsOneUnitAndExactHalves) {
   const mpi::WeightScale scale(2'800'000);  // 22 integer bits, one for rounding
   EXPECT_EQ(scale.fraction_bits(), 40);
