@@ -116,18 +116,6 @@ std::size_t add_cells(const RowTable& table, std::uint32_t group, const std::uin
   return new_cells;
 }
 
-// How a stored cell packs a key (without its row) and a weight.
-struct CellPacking {
-  unsigned weight_bits;
-  std::uint32_t key_mask;    // a MatrixCell key's bits that are stored: its column code and group
-  std::uint64_t wide_weight;
-  std::uint64_t weight_mask() const { return (std::uint64_t{1} << weight_bits) - 1; }
-  /// A key's stored bits in their place: what a stored cell of the key is at least.
-  std::uint64_t on_top(std::uint32_t key) const { return std::uint64_t{key & key_mask} << weight_bits; }
-  std::uint64_t key_on_top(StoredCell cell) const { return cell.bits & ~weight_mask(); }
-  std::uint64_t weight(StoredCell cell) const { return cell.bits & weight_mask(); }
-};
-
 // Merges the held cells [held, held_end) with the new ones [fresh, fresh_end)
 // of one row to `out` (`merged`: the block's cells), and returns the end of
 // what it wrote. The held cells before each new one are copied eight at a
@@ -218,8 +206,7 @@ PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
       scale_(scale),
       buckets_(layout.buckets),
       row_lift_(32 - layout.column_bits - layout.group_bits),
-      weight_bits_(32 + row_lift_),
-      wide_weight_(std::min(StoredCell::kWide, (std::uint64_t{1} << weight_bits_) - 1)),
+      packing_(CellPacking::for_key_bits(layout.column_bits + layout.group_bits)),
       header_words_(std::max<std::size_t>(std::size_t{1} << layout.row_bits, 2)) {
   for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
 }
@@ -353,7 +340,7 @@ std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const
   // Row by row (a stored key has no row bits); within a row, the runs
   // between the held wide cells (a few a bucket) by merge_run(): each wide
   // cell then takes its new cell, if any, and keeps its place in the list.
-  const CellPacking packing{weight_bits_, static_cast<std::uint32_t>((std::uint64_t{1} << (32 - row_lift_)) - 1), wide_weight_};
+  const CellPacking packing = packing_;  // a copy: the stores to the block could be to a member
   const bool any_held = bucket.size > 0;
   const StoredCell* const cells = any_held ? cells_of(bucket) : nullptr;
   const std::uint32_t* const held_ends = any_held ? row_ends(bucket) : nullptr;

@@ -12,6 +12,7 @@
 // that stays in L1 and taken out in key order (with one group, the table's
 // own order: MatrixLayout's column codes); a bucket's are then merged with
 // its block into a new one, row by row: no slack, about 8 bytes a non-zero.
+#include <algorithm>
 #include <array>
 #include <bit>
 #include <cmath>
@@ -91,6 +92,28 @@ struct StoredCell {
   std::uint64_t bits;
 };
 
+/// How a stored cell packs a cell's key (without its row) and its weight,
+/// for keys of `key_bits` column and group bits.
+struct CellPacking {
+  unsigned weight_bits;      // 64 - key_bits
+  std::uint32_t key_mask;    // a MatrixCell key's bits that are stored: its column code and group
+  std::uint64_t wide_weight;  // the least weight kept apart (StoredCell)
+
+  static CellPacking for_key_bits(unsigned key_bits) {
+    const unsigned weight_bits = 64 - key_bits;
+    return {weight_bits, static_cast<std::uint32_t>((std::uint64_t{1} << key_bits) - 1),
+            std::min(StoredCell::kWide, (std::uint64_t{1} << weight_bits) - 1)};
+  }
+  std::uint64_t weight_mask() const { return (std::uint64_t{1} << weight_bits) - 1; }
+  /// A key's stored bits in their place: what a stored cell of the key is at least.
+  std::uint64_t on_top(std::uint32_t key) const { return std::uint64_t{key & key_mask} << weight_bits; }
+  std::uint64_t key_on_top(StoredCell cell) const { return cell.bits & ~weight_mask(); }
+  /// The stored key (without its row).
+  std::uint32_t key(StoredCell cell) const { return static_cast<std::uint32_t>(cell.bits >> weight_bits); }
+  /// The weight, or wide_weight for a wide one.
+  std::uint64_t weight(StoredCell cell) const { return cell.bits & weight_mask(); }
+};
+
 /// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
 /// words: the wire format of the score engine. A message carries y\x once,
 /// not every cell: a Twitter-shaped pair has ~166 cells but ~20 rows.
@@ -159,7 +182,7 @@ class PartitionedMatrix {
   /// Cells added so far, before equal keys were summed.
   std::uint64_t cell_updates() const { return cell_updates_; }
   /// The least weight a cell keeps apart from its key (StoredCell).
-  std::uint64_t wide_weight() const { return wide_weight_; }
+  std::uint64_t wide_weight() const { return packing_.wide_weight; }
   /// Whether a row's cells are found in its table by AVX2 compares (the
   /// default where the CPU has them) or one slot at a time. For the tests of
   /// both; returns the setting it replaces.
@@ -183,14 +206,12 @@ class PartitionedMatrix {
     template <class Visit>
     void for_each_cell(Visit&& visit) const {
       std::size_t wide = first_wide_;
-      const unsigned weight_bits = m_.weight_bits_;
-      const std::uint64_t weight_mask = (std::uint64_t{1} << weight_bits) - 1, wide_weight = m_.wide_weight_;
+      const CellPacking packing = m_.packing_;
       for (std::size_t k = 0; k < count_; ++k) {
-        const std::uint64_t bits = row_[k].bits;
-        std::uint64_t weight = bits & weight_mask;
-        if (weight == wide_weight) [[unlikely]]
+        std::uint64_t weight = packing.weight(row_[k]);
+        if (weight == packing.wide_weight) [[unlikely]]
           weight = bucket_wide_.weight(wide++);
-        visit(key_base_ | static_cast<std::uint32_t>(bits >> weight_bits), weight);
+        visit(key_base_ | packing.key(row_[k]), weight);
       }
     }
 
@@ -320,8 +341,7 @@ class PartitionedMatrix {
   std::vector<std::uint64_t> table_weights_;
   std::size_t table_slots_ = 0;  // in use, the overflow not counted
   unsigned row_lift_;  // a key shifted left by it loses its row: 32 - column and group bits
-  unsigned weight_bits_;  // a stored cell's bits below its key: 32 + row_lift_
-  std::uint64_t wide_weight_;  // a stored cell's least wide weight (StoredCell)
+  CellPacking packing_;  // of the stored cells
   std::size_t header_words_;  // a bucket block's row ends: a row each, at least 2 (the cells stay 8-byte aligned)
   std::vector<std::uint32_t> row_start_, count_;
   std::array<std::uint32_t, 64> fresh_row_end_{};  // a bucket's new cells by row (at most 64: kMaxRowBits)
