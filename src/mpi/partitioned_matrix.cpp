@@ -156,8 +156,13 @@ StoredCell* merge_run(const StoredCell* held, const StoredCell* held_end, const 
   return out + (held_end - held);
 }
 
-// What a malloc block takes from the heap: its usable bytes and the chunk header.
-std::uint64_t block_bytes(void* block) { return block != nullptr ? malloc_usable_size(block) + sizeof(std::size_t) : 0; }
+// What a block takes: from the heap its usable bytes and the chunk header.
+template <class Block>
+std::uint64_t block_bytes(const Block& block) {
+  if (!block) return 0;
+  const auto& owner = block.get_deleter();
+  return owner.pool != nullptr ? PagePool::block_size(owner.bytes) : malloc_usable_size(block.get()) + sizeof(std::size_t);
+}
 
 }  // namespace
 
@@ -378,35 +383,52 @@ std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const
   return static_cast<std::size_t>(out - merged);
 }
 
+PartitionedMatrix::Block PartitionedMatrix::new_block(std::size_t bytes) {
+  if (pool_ != nullptr) return Block(static_cast<std::uint32_t*>(pool_->allocate(bytes)), FreeBlock{pool_, bytes});
+  auto* block = static_cast<std::uint32_t*>(std::malloc(bytes));
+  if (block == nullptr) throw std::bad_alloc();
+  return Block(block);
+}
+
+void PartitionedMatrix::resize_block(Block& block, std::size_t bytes, std::size_t kept) {
+  FreeBlock& owner = block.get_deleter();
+  if (owner.pool == nullptr) {
+    auto* resized = static_cast<std::uint32_t*>(std::realloc(block.get(), bytes));
+    if (resized == nullptr) throw std::bad_alloc();  // `block` still holds the old one, which goes with it
+    (void)block.release();
+    block.reset(resized);
+  } else if (PagePool::block_size(bytes) <= PagePool::block_size(owner.bytes)) {
+    owner.pool->shrink(block.get(), owner.bytes, bytes);
+    owner.bytes = bytes;
+  } else {  // more wide weights than the cells they replaced: a larger block
+    Block larger = new_block(bytes);
+    std::memcpy(larger.get(), block.get(), kept);
+    block = std::move(larger);
+  }
+}
+
 void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> fresh) {
   // One pass into a new block (a round adds about one cell for every two or
   // three held), then the block is cut to size in place with the wide
   // weights and their places after the cells.
   const std::size_t n_held = bucket.size, n_fresh = fresh.size();
   const std::size_t header_bytes = header_words_ * sizeof(std::uint32_t);
-  auto* block = static_cast<std::uint32_t*>(std::malloc(header_bytes + (n_held + n_fresh) * sizeof(StoredCell)));
-  if (block == nullptr) throw std::bad_alloc();
+  const std::size_t most_bytes = header_bytes + (n_held + n_fresh) * sizeof(StoredCell);
+  Block block = new_block(most_bytes);
   merge_peak_ = std::max<std::uint64_t>(merge_peak_, block_bytes(block));
   wide_.clear();
   wide_at_.clear();
-  const std::size_t out = merge_cells(bucket, fresh, block);
+  const std::size_t out = merge_cells(bucket, fresh, block.get());
   const std::size_t cell_bytes = header_bytes + out * sizeof(StoredCell);
   const std::size_t bytes = cell_bytes + wide_.size() * kWideBytes;
-  if (bytes != header_bytes + (n_held + n_fresh) * sizeof(StoredCell)) {
-    auto* resized = static_cast<std::uint32_t*>(std::realloc(block, bytes));
-    if (resized == nullptr) {
-      std::free(block);
-      throw std::bad_alloc();
-    }
-    block = resized;
-  }
+  if (bytes != most_bytes) resize_block(block, bytes, cell_bytes);
   if (!wide_.empty()) {
-    auto* tail = reinterpret_cast<unsigned char*>(block) + cell_bytes;
+    auto* tail = reinterpret_cast<unsigned char*>(block.get()) + cell_bytes;
     std::memcpy(tail, wide_.data(), wide_.size() * sizeof(std::uint64_t));
     std::memcpy(tail + wide_.size() * sizeof(std::uint64_t), wide_at_.data(), wide_at_.size() * sizeof(std::uint32_t));
   }
-  block_bytes_ += block_bytes(block) - block_bytes(bucket.block.get());
-  bucket.block.reset(block);
+  block_bytes_ += block_bytes(block) - block_bytes(bucket.block);
+  bucket.block = std::move(block);
   nnz_ += out - n_held;
   bucket.size = out;
   bucket.wide = wide_.size();

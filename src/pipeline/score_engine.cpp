@@ -13,6 +13,7 @@
 #include "tdcone/mpi/global_rank.hpp"
 #include "tdcone/core/guard.hpp"
 #include "tdcone/core/memory_pages.hpp"
+#include "tdcone/core/page_pool.hpp"
 #include "tdcone/pipeline/accumulate_stage.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 #include "tdcone/pipeline/vocabulary_stage.hpp"
@@ -98,7 +99,11 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   limits.machine_bytes = config.machine_bytes;
   if (reference && corpus.total_lines > 0)
     limits.later_pass = static_cast<double>(reference->total_lines) / static_cast<double>(corpus.total_lines);
+  // Before the matrices, which take blocks from it: the pages of the types
+  // aligned, which the matrices grow into (core/page_pool.hpp).
+  PagePool released_types;
   std::optional<mpi::PartitionedMatrix> q(std::in_place, *layout, mpi::WeightScale(corpus.total_lines));
+  q->take_blocks_from(&released_types);
   {
     Progress progress(progress_here, "align", "pairs", "all ranks", comm.size());
     accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, *q, limits, progress.callback(), &result.pair_tdcone);
@@ -107,6 +112,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   std::optional<mpi::PartitionedMatrix> p;
   if (reference) {
     p.emplace(layout->with_groups(1), mpi::WeightScale(reference->total_lines));
+    p->take_blocks_from(&released_types);
     limits.held_bytes += q->bytes() - corpus.released_bytes();
     set_rounds(limits, config, *reference);
     limits.later_pass = 0;
@@ -114,6 +120,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
     accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress.callback(), nullptr);
   }
   if (p) p->finish();
+  released_types.release_free();  // the types' pages that no block took: back to the system, as before
   result.cell_updates = boost::mpi::all_reduce(comm, q->cell_updates() + (p ? p->cell_updates() : 0), std::plus<>());
   clock.lap("align");
 
@@ -132,6 +139,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   q.reset();
   p.reset();
   release_free_heap_pages();
+  released_types.release_free();
   clock.lap("score");
 
   enter_phase("rank");
