@@ -15,6 +15,7 @@ constexpr std::uintptr_t kLine = 64;
 }  // namespace
 
 PagePool::~PagePool() {
+  release_free();
   for (void* chunk : chunks_) std::free(chunk);
 }
 

@@ -21,8 +21,9 @@ class PagePool {
   PagePool() = default;
   PagePool(const PagePool&) = delete;
   PagePool& operator=(const PagePool&) = delete;
-  /// Frees the chunks the pool took from the heap. Every block from it must
-  /// be gone; the memory given stays its donors', who free it after.
+  /// Gives the free pages back (release_free()) and frees the chunks the
+  /// pool took from the heap. Every block from it must be gone; the memory
+  /// given stays its donors', who free it after.
   ~PagePool();
 
   /// Takes the 64-byte lines wholly inside [begin, end) as free memory: bytes
