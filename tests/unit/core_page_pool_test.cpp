@@ -18,11 +18,16 @@ namespace {
 std::uintptr_t at(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
 TEST(PagePoolTest, BlocksComeFromTheGivenMemoryBestFitFirst) {
-  alignas(64) static unsigned char small[4096], large[65536];
+  // Two runs a line apart (runs that touch would join: two arrays of their
+  // own may lie end to end).
+  constexpr std::size_t kSmall = 4096, kLarge = 65536;
+  alignas(64) static unsigned char memory[kSmall + 64 + kLarge];
+  unsigned char* const small = memory;
+  unsigned char* const large = memory + kSmall + 64;
   PagePool pool;
-  pool.donate(large, large + sizeof large);
-  pool.donate(small + 10, small + sizeof small);  // its first line is not whole: left out
-  EXPECT_EQ(pool.donated_bytes(), sizeof large + sizeof small - 64);
+  pool.donate(large, large + kLarge);
+  pool.donate(small + 10, small + kSmall);  // its first line is not whole: left out
+  EXPECT_EQ(pool.donated_bytes(), kLarge + kSmall - 64);
   EXPECT_EQ(pool.free_bytes(), pool.donated_bytes());
 
   void* a = pool.allocate(1000);  // the smaller run holds it
@@ -40,7 +45,7 @@ TEST(PagePoolTest, BlocksComeFromTheGivenMemoryBestFitFirst) {
   pool.free(b, 100);
   pool.free(a, 1000);
   EXPECT_EQ(pool.free_bytes(), pool.donated_bytes());
-  EXPECT_EQ(at(pool.allocate(sizeof large)), at(large)) << "the runs freed joined into one again";
+  EXPECT_EQ(at(pool.allocate(kLarge)), at(large)) << "the runs freed joined into one again";
 }
 
 TEST(PagePoolTest, ABlockLargerThanAnyFreeRunComesFromANewChunkOfTheHeap) {
