@@ -79,6 +79,15 @@ Cells cells_of(const PartitionedMatrix& m) {
   return cells;
 }
 
+// A pair of random_spreads(): one of 400 rows (frequent rows repeat), one of
+// three groups, up to 11 of 3000 words.
+std::tuple<std::uint32_t, std::uint32_t, std::vector<std::uint32_t>> frequent_rows_of_three_groups(std::mt19937& r) {
+  const std::uint32_t row = 1 + r() % 400, group = r() % 3;
+  std::vector<std::uint32_t> yo;
+  for (std::uint32_t k = r() % 12; k > 0; --k) yo.push_back(1 + r() % 3000);
+  return std::make_tuple(row, group, yo);
+}
+
 void expect_exact_sums_whatever_the_rounds() {
   // 3000 words: several buckets of 64 rows; random rows over random columns.
   const auto vocabulary = words(3000);
@@ -87,12 +96,7 @@ void expect_exact_sums_whatever_the_rounds() {
   std::mt19937 rng(7);
   Messages all;
   Cells expected;
-  random_spreads(20000, rng, [](std::mt19937& r) {
-    const std::uint32_t row = 1 + r() % 400, group = r() % 3;  // frequent rows repeat
-    std::vector<std::uint32_t> yo;
-    for (std::uint32_t k = r() % 12; k > 0; --k) yo.push_back(1 + r() % 3000);
-    return std::make_tuple(row, group, yo);
-  }, scale, all, expected);
+  random_spreads(20000, rng, frequent_rows_of_three_groups, scale, all, expected);
   PartitionedMatrix one_round(layout, scale);
   one_round.add(all.words, all.jobs);
   one_round.finish();
@@ -413,12 +417,7 @@ TEST(PartitionedMatrixTest, BlocksFromAPoolOfUsedMemoryHoldTheSameCells) {
     std::mt19937 rng(5);
     Messages all;
     Cells expected;
-    random_spreads(20000, rng, [](std::mt19937& r) {
-      const std::uint32_t row = 1 + r() % 400, group = r() % 3;
-      std::vector<std::uint32_t> yo;
-      for (std::uint32_t k = r() % 12; k > 0; --k) yo.push_back(1 + r() % 3000);
-      return std::make_tuple(row, group, yo);
-    }, scale, all, expected);
+    random_spreads(20000, rng, frequent_rows_of_three_groups, scale, all, expected);
     std::vector<unsigned char> used(1 << 20, 0xA5);
     PagePool pool;
     pool.donate(used.data(), used.data() + used.size() / 2);  // given in two parts, as a share's types go
