@@ -12,6 +12,9 @@ namespace {
 
 constexpr std::uintptr_t kLine = 64;
 
+std::uintptr_t line_up(std::uintptr_t at) { return (at + kLine - 1) & ~(kLine - 1); }
+std::uintptr_t line_down(std::uintptr_t at) { return at & ~(kLine - 1); }
+
 }  // namespace
 
 PagePool::~PagePool() {
@@ -20,8 +23,8 @@ PagePool::~PagePool() {
 }
 
 void PagePool::donate(void* begin, void* end) {
-  const std::uintptr_t first = (reinterpret_cast<std::uintptr_t>(begin) + kLine - 1) & ~(kLine - 1);
-  const std::uintptr_t last = reinterpret_cast<std::uintptr_t>(end) & ~(kLine - 1);
+  const std::uintptr_t first = line_up(reinterpret_cast<std::uintptr_t>(begin));
+  const std::uintptr_t last = line_down(reinterpret_cast<std::uintptr_t>(end));
   if (last <= first) return;
   donated_bytes_ += last - first;
   add_free(first, last);
@@ -32,11 +35,13 @@ void* PagePool::allocate(std::size_t bytes) {
   auto fit = by_size_.lower_bound({size, 0});
   if (fit == by_size_.end()) {
     const std::size_t chunk_bytes = std::max<std::size_t>(size + kLine, kChunkBytes);
+    // Room first: a push_back that failed after the malloc would leak the chunk.
+    if (chunks_.size() == chunks_.capacity()) chunks_.reserve(2 * chunks_.size() + 16);
     void* chunk = std::malloc(chunk_bytes);
     if (chunk == nullptr) throw std::bad_alloc();
     chunks_.push_back(chunk);
     const auto at = reinterpret_cast<std::uintptr_t>(chunk);
-    add_free((at + kLine - 1) & ~(kLine - 1), (at + chunk_bytes) & ~(kLine - 1));
+    add_free(line_up(at), line_down(at + chunk_bytes));
     fit = by_size_.lower_bound({size, 0});
   }
   const std::uintptr_t begin = fit->second;
