@@ -10,7 +10,7 @@ namespace tdcone {
 
 namespace {
 
-constexpr std::uintptr_t kLine = 64;
+constexpr std::uintptr_t kLine = PagePool::kLineBytes;
 
 std::uintptr_t line_up(std::uintptr_t at) { return (at + kLine - 1) & ~(kLine - 1); }
 std::uintptr_t line_down(std::uintptr_t at) { return at & ~(kLine - 1); }

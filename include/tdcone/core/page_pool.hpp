@@ -42,8 +42,12 @@ class PagePool {
   /// took stops counting as resident); they stay free in the pool.
   void release_free();
 
-  /// What a block of `bytes` takes from the pool: whole 64-byte lines, at least one.
-  static std::size_t block_size(std::size_t bytes) { return (std::max<std::size_t>(bytes, 1) + 63) & ~std::size_t{63}; }
+  /// The pool's unit: blocks and runs are whole lines.
+  static constexpr std::size_t kLineBytes = 64;
+  /// What a block of `bytes` takes from the pool: whole lines, at least one.
+  static std::size_t block_size(std::size_t bytes) {
+    return (std::max<std::size_t>(bytes, 1) + kLineBytes - 1) & ~(kLineBytes - 1);
+  }
   static constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
   std::uint64_t donated_bytes() const { return donated_bytes_; }
   std::uint64_t free_bytes() const { return free_bytes_; }
