@@ -63,6 +63,12 @@ class RoundWriter {
     mpi::all_to_all_taking(comm, outbox_, inbox);
     for (auto& box : outbox_) std::vector<std::uint32_t>().swap(box);
   }
+  /// Alone, a rank's messages became its inbox: once added, their buffer is
+  /// the next round's outbox, which then writes over pages it holds (freed,
+  /// they stayed in the heap as a gap while the next round faulted fresh ones).
+  void take_back(mpi::Received<std::uint32_t>& inbox) {
+    if (outbox_.size() == 1) outbox_[0].swap(inbox.records);
+  }
   std::uint64_t buffer_bytes() const {
     std::uint64_t bytes = 0;
     for (const auto& box : outbox_) bytes += box.capacity() * 4;
@@ -293,6 +299,7 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
     need.buffers = buffers;
     need.buffers_growth = limits.round_growth;
     over_budget = limits.memory_bytes > 0 && held > static_cast<double>(limits.memory_bytes);
+    writer.take_back(inbox);
   }
   progress.finish(static_cast<std::uint64_t>(all_pairs));
 }
