@@ -95,14 +95,25 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
   for (int r = 1; r < n_ranks && !all_samples.empty(); ++r)
     splitters.push_back(all_samples[r * all_samples.size() / n_ranks]);
 
+  // The items are sorted: rank r's are a run of them, up to splitter r. Each
+  // run is copied once, at its size (grown item by item, boxes took about
+  // twice the pages, fresh ones); a run of all of them, as alone, is moved.
   std::vector<std::vector<Item>> outbox(n_ranks);
-  std::size_t dest = 0;
-  for (const Item& item : items) {
-    while (dest < splitters.size() && !before(item, splitters[dest])) ++dest;
-    outbox[dest].push_back(item);
+  auto from = items.cbegin();
+  for (std::size_t r = 0; r + 1 < outbox.size(); ++r) {
+    const auto to = r < splitters.size() ? std::partition_point(from, items.cend(),
+                                                                [&](const Item& item) { return before(item, splitters[r]); })
+                                         : items.cend();
+    outbox[r].assign(from, to);
+    from = to;
   }
+  if (from == items.cbegin())
+    outbox.back() = std::move(items);
+  else
+    outbox.back().assign(from, items.cend());
   items = {};
-  auto received = all_to_all(comm, outbox);
+  Received<Item> received;
+  all_to_all_taking(comm, outbox, received);
   outbox = {};
   std::vector<Item> bucket = std::move(received.records);
   merge_runs(bucket, std::move(received.offset));  // a sorted run from each rank
@@ -126,19 +137,32 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
       if (id >= first_ids[r] && id < first_ids[r] + counts[r]) return r;
     return 0;
   };
-  std::vector<std::vector<Placed>> replies(n_ranks);
+  // The holder of each item of the bucket, in runs of the same (counted
+  // first, so that each reply is made at its size).
+  std::vector<int> holder_of(bucket.size());
+  std::vector<std::size_t> replies_to(n_ranks, 0);
   int last_holder = 0;
   for (std::size_t i = 0; i < bucket.size(); ++i) {
     const std::uint64_t id = bucket[i].id;
     if (!(id >= first_ids[last_holder] && id < first_ids[last_holder] + counts[last_holder])) last_holder = holder(id);
+    holder_of[i] = last_holder;
+    ++replies_to[last_holder];
+  }
+  std::vector<std::vector<Placed>> replies(n_ranks);
+  for (int r = 0; r < n_ranks; ++r) replies[r].reserve(replies_to[r]);
+  for (std::size_t i = 0; i < bucket.size(); ++i) {
     const std::uint32_t g = bucket[i].group;
-    replies[last_holder].push_back({id, before_me + i + 1, g < n_groups ? ++group_before_me[g] : 0});
+    replies[holder_of[i]].push_back({bucket[i].id, before_me + i + 1, g < n_groups ? ++group_before_me[g] : 0});
   }
   bucket = {};
+  holder_of = {};
+  Received<Placed> placed;
+  all_to_all_taking(comm, replies, placed);
+  replies = {};
   GroupedRanks ranks;
   ranks.overall.assign(keys.size(), 0);
   if (n_groups > 0) ranks.within_group.assign(keys.size(), 0);
-  for (const Placed& p : all_to_all(comm, replies).records) {
+  for (const Placed& p : placed.records) {
     ranks.overall[p.id - first_id] = p.rank;
     if (n_groups > 0) ranks.within_group[p.id - first_id] = p.rank_in_group;
   }
