@@ -30,19 +30,23 @@ struct Item {
 bool before(const Item& a, const Item& b) { return a.order != b.order ? a.order < b.order : a.id < b.id; }
 
 // Sorts items that are in id order by (order, id): a stable LSD radix sort on
-// the order's bytes, skipping the bytes that all items share.
+// the order's digits of 11 bits, skipping the digits that all items share.
+// Six passes over the items where bytes took eight (a pair's TD-CONE differs
+// in every byte but the top one; the counts, 96 KiB, stay in the cache).
 void sort_id_ordered(std::vector<Item>& items) {
-  constexpr int kDigits = 8;
-  std::array<std::array<std::size_t, 256>, kDigits> counts{};
+  constexpr int kDigitBits = 11, kDigits = (64 + kDigitBits - 1) / kDigitBits;
+  constexpr std::uint64_t kDigitMask = (std::uint64_t{1} << kDigitBits) - 1;
+  const auto digit = [](const Item& item, int d) { return (item.order >> (kDigitBits * d)) & kDigitMask; };
+  std::vector<std::array<std::size_t, kDigitMask + 1>> counts(kDigits);
   for (const Item& item : items)
-    for (int d = 0; d < kDigits; ++d) ++counts[d][(item.order >> (8 * d)) & 0xff];
+    for (int d = 0; d < kDigits; ++d) ++counts[d][digit(item, d)];
   std::vector<Item> scratch(items.size());
   for (int d = 0; d < kDigits; ++d) {
     auto& count = counts[d];
     if (std::find(count.begin(), count.end(), items.size()) != count.end()) continue;  // one value: no move
     std::size_t start = 0;
     for (auto& c : count) start += std::exchange(c, start);
-    for (const Item& item : items) scratch[count[(item.order >> (8 * d)) & 0xff]++] = item;
+    for (const Item& item : items) scratch[count[digit(item, d)]++] = item;
     items.swap(scratch);
   }
 }
