@@ -141,8 +141,8 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
       if (id >= first_ids[r] && id < first_ids[r] + counts[r]) return r;
     return 0;
   };
-  // The holder of each item of the bucket, in runs of the same (counted
-  // first, so that each reply is made at its size).
+  // Each item's holder, found once and counted first, so that each reply is
+  // made at its size.
   std::vector<int> holder_of(bucket.size());
   std::vector<std::size_t> replies_to(n_ranks, 0);
   int last_holder = 0;
