@@ -301,5 +301,22 @@ TEST(LexicalDiversity, TheIndexCountsAsTheNaiveDefinition) {
   }
 }
 
+// Inputs of many distinct words: some share an entry of the unigram table
+// (256 of them), and their output words must be looked up all the same.
+TEST(LexicalDiversity, TheIndexCountsAsTheNaiveDefinitionOverManyWords) {
+  std::mt19937 random(11);
+  NgramOverlap overlap;
+  for (int trial = 0; trial < 300; ++trial) {
+    const WordId words = 50 + random() % 5000;
+    std::vector<WordId> input(random() % 300), output(random() % 300);
+    for (auto& w : input) w = 1 + random() % words;
+    for (std::size_t j = 0; j < output.size(); ++j)  // half copied from the input: long n-grams match
+      output[j] = !input.empty() && random() % 2 ? input[(j + random() % 3) % input.size()] : 1 + random() % words;
+    overlap.set_input(input);
+    ASSERT_EQ(overlap.match(output), naive_matches(input, output)) << "trial " << trial;
+    ASSERT_EQ(overlap.match(input), naive_matches(input, input)) << "trial " << trial;
+  }
+}
+
 }  // namespace
 }  // namespace tdcone::text

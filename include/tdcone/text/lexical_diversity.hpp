@@ -88,10 +88,18 @@ class NgramOverlap {
     }
   }
   std::uint32_t insert(std::uint64_t key);
-  // A bit of 256 per word: an output word whose bit the input's words did not
-  // set is not in the input, known without a probe.
+  // An input word's unigram class by one load: a direct-mapped table of 256
+  // entries, a word's entry chosen by 8 bits of its hash. An output word not
+  // in the input finds another word (or none) there, known without a probe;
+  // an entry that two input words share is marked, and its words are looked
+  // up in the hash table.
   static unsigned word_bit(WordId word) { return static_cast<unsigned>((word * 0x9E3779B97F4A7C15ull) >> 56); }
-  bool maybe_in_input(WordId word) const { return words_seen_[word_bit(word) / 64] >> (word_bit(word) % 64) & 1; }
+  static constexpr std::uint32_t kShared = ~std::uint32_t{0};  // the class of an entry two words share
+  struct Unigram {
+    WordId word = kNullWord;        // kNullWord: none (no output word is NULL)
+    std::uint32_t ngram_class = 0;  // kShared: look the word up
+  };
+  std::uint32_t unigram_class(WordId word) const;
 
   struct Slot {
     std::uint64_t key = 0;
@@ -102,7 +110,10 @@ class NgramOverlap {
   std::uint32_t stamp_ = 0;
   std::vector<std::uint32_t> input_count_;  // per class: occurrences in the input
   std::vector<std::uint32_t> left_;         // per class: input occurrences not yet matched
-  std::array<std::uint64_t, 4> words_seen_{};  // word_bit() of the input's words
+  std::array<Unigram, 256> unigrams_{};
+  std::vector<std::uint8_t> unigrams_set_;  // the entries of unigrams_ that the input set
+  std::vector<std::uint32_t> classes_;  // scratch of match(): per output word, its unigram class (0 past the end)
+  std::vector<std::uint32_t> found_;    // scratch of match(): the output positions whose word is in the input
 };
 
 /// Per pair, what the diversity columns of /pairs and the subsets' sums need:
