@@ -240,8 +240,9 @@ void NgramOverlap::set_input(std::span<const WordId> input) {
         if (empty) {
           unigram = {input[i], prefix};
           unigrams_set_.push_back(static_cast<std::uint8_t>(word_bit(input[i])));
+        } else if (unigram.word != input[i]) {
+          unigram = {kNullWord, kShared};
         }
-        else if (unigram.word != input[i]) unigram = {kNullWord, kShared};
       }
     }
   }
@@ -254,11 +255,11 @@ void NgramOverlap::set_input(std::span<const WordId> input) {
 }
 
 NgramMatches NgramOverlap::match(std::span<const WordId> output) {
-  // Two passes: each output word's unigram class, and the positions of those
-  // in the input gathered, without a branch (whether a word is in the input
-  // is a coin toss: the branch on it, word by word, was mispredicted for
-  // about one in four); then the n-grams from those positions only. A count
-  // is taken from the input's left without a branch either.
+  // Two passes: each output word's unigram class, and the positions of the
+  // words in the input gathered, without a branch (a word is in the input
+  // about one time in four or five, in no pattern: a branch on it, word by
+  // word, was often mispredicted); then the n-grams from those positions
+  // only. A match is taken from the input's counts left without a branch too.
   NgramMatches matches{};
   left_ = input_count_;
   const std::size_t n = output.size();
