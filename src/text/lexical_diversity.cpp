@@ -227,23 +227,18 @@ void NgramOverlap::set_input(std::span<const WordId> input) {
     stamp_ = 1;
   }
   input_count_.assign(1, 0);
-  for (const std::uint8_t entry : unigrams_set_) unigrams_[entry] = Unigram{};  // fewer than all 256
-  unigrams_set_.clear();
+  unigrams_.fill(Unigram{});
   for (std::size_t i = 0; i < input.size(); ++i) {
-    std::uint32_t prefix = 0;
-    for (std::size_t order = 0; order < kBleuOrders && i + order < input.size(); ++order) {
+    std::uint32_t prefix = insert(key(0, input[i]));
+    ++input_count_[prefix];
+    Unigram& unigram = unigrams_[word_bit(input[i])];
+    if (unigram.word == kNullWord && unigram.ngram_class == 0)  // empty
+      unigram = {input[i], prefix};
+    else if (unigram.word != input[i])
+      unigram = {kNullWord, kShared};
+    for (std::size_t order = 1; order < kBleuOrders && i + order < input.size(); ++order) {
       prefix = insert(key(prefix, input[i + order]));
       ++input_count_[prefix];
-      if (order == 0) {
-        Unigram& unigram = unigrams_[word_bit(input[i])];
-        const bool empty = unigram.word == kNullWord && unigram.ngram_class == 0;
-        if (empty) {
-          unigram = {input[i], prefix};
-          unigrams_set_.push_back(static_cast<std::uint8_t>(word_bit(input[i])));
-        } else if (unigram.word != input[i]) {
-          unigram = {kNullWord, kShared};
-        }
-      }
     }
   }
 }

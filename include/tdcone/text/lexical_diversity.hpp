@@ -111,7 +111,6 @@ class NgramOverlap {
   std::vector<std::uint32_t> input_count_;  // per class: occurrences in the input
   std::vector<std::uint32_t> left_;         // per class: input occurrences not yet matched
   std::array<Unigram, 256> unigrams_{};
-  std::vector<std::uint8_t> unigrams_set_;  // the entries of unigrams_ that the input set
   std::vector<std::uint32_t> classes_;  // scratch of match(): per output word, its unigram class (0 past the end)
   std::vector<std::uint32_t> found_;    // scratch of match(): the output positions whose word is in the input
 };
