@@ -28,21 +28,23 @@ using mpi::pair_rows::kHeaderWords;
 class RoundWriter {
  public:
   RoundWriter(text::TokenizedShare& share, std::span<const std::uint32_t> group_of_pair,
-              const align::PairAligner& aligner, const WordRoutes& routes, const mpi::WeightScale& scale, int n_ranks,
-              std::vector<double>* pair_tdcone, PagePool* released_to)
+              const align::PairAligner& aligner, const WordRoutes& routes, const mpi::WeightScale& scale, int rank,
+              int n_ranks, std::vector<double>* pair_tdcone, PagePool* released_to)
       : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale), released_to_(released_to),
-        pair_tdcone_(pair_tdcone), outbox_(n_ranks), same_(n_ranks), rows_(n_ranks), weights_(n_ranks),
-        n_same_(n_ranks), n_rows_(n_ranks), sent_words_(n_ranks) {}
+        pair_tdcone_(pair_tdcone), own_(static_cast<std::size_t>(rank)), outbox_(n_ranks), same_(n_ranks),
+        rows_(n_ranks), weights_(n_ranks), n_same_(n_ranks), n_rows_(n_ranks), sent_words_(n_ranks) {}
 
   /// Encodes pairs from `next` until the messages reach `words` words or the
   /// share ends, releasing their types as it goes (the messages carry them now).
   void fill(std::size_t& next, std::uint64_t words) {
     // A quarter more than each owner took last round: rounds are alike, and
     // a box that doubled as it grew would hold both copies at once (pages
-    // reserved but never written cost nothing).
+    // reserved but never written cost nothing). The own box becomes the
+    // inbox: room for all that the last round received.
     for (std::size_t owner = 0; owner < outbox_.size(); ++owner) {
+      const std::size_t room = owner == own_ ? std::max(sent_words_[owner], received_words_) : sent_words_[owner];
       outbox_[owner].clear();
-      outbox_[owner].reserve(sent_words_[owner] + sent_words_[owner] / 4);
+      outbox_[owner].reserve(room + room / 4);
     }
     std::uint64_t written = 0;
     for (; next < share_.size() && written < words; ++next) {
@@ -57,21 +59,24 @@ class RoundWriter {
     for (std::size_t owner = 0; owner < outbox_.size(); ++owner) sent_words_[owner] = outbox_[owner].size();
   }
   const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
-  /// Sends the messages into `inbox` (alone, they become it) and frees what
+  /// Sends the messages into `inbox`, which begins with this rank's own,
+  /// not copied (the matrix adds a round's rows in any order), and frees what
   /// the outbox then holds: the matrix grows into its memory while it adds the round.
   void exchange(MPI_Comm comm, mpi::Received<std::uint32_t>& inbox) {
-    mpi::all_to_all_taking(comm, outbox_, inbox);
+    mpi::all_to_all_own_first(comm, outbox_, inbox);
+    received_words_ = inbox.records.size();
     for (auto& box : outbox_) std::vector<std::uint32_t>().swap(box);
   }
-  /// Alone, a rank's messages became its inbox: once added, their buffer is
-  /// the next round's outbox, which then writes over pages it holds (freed,
-  /// they stayed in the heap as a gap while the next round faulted fresh ones).
-  void take_back(mpi::Received<std::uint32_t>& inbox) {
-    if (outbox_.size() == 1) outbox_[0].swap(inbox.records);
-  }
+  /// The own messages became the inbox: once added, its buffer is the next
+  /// round's own box, which then writes over pages it holds (freed, they
+  /// stayed in the heap as a gap while the next round faulted fresh ones).
+  void take_back(mpi::Received<std::uint32_t>& inbox) { outbox_[own_].swap(inbox.records); }
+  /// The boxes' bytes; the own box's room for what it will receive is the
+  /// inbox's, counted there.
   std::uint64_t buffer_bytes() const {
     std::uint64_t bytes = 0;
-    for (const auto& box : outbox_) bytes += box.capacity() * 4;
+    for (std::size_t owner = 0; owner < outbox_.size(); ++owner)
+      bytes += (owner == own_ ? outbox_[owner].size() : outbox_[owner].capacity()) * 4;
     return bytes;
   }
 
@@ -152,11 +157,13 @@ class RoundWriter {
   const mpi::WeightScale& scale_;
   PagePool* released_to_;  // where the aligned types go (nullptr: the system)
   std::vector<double>* pair_tdcone_;
+  std::size_t own_;  // this rank: its box becomes the inbox
   std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_, weights_;
   std::vector<std::uint32_t> n_same_, n_rows_;  // per owner: the pair's words in same_ and rows_
   std::size_t list_room_ = 0;                    // the size of every list of same_ and rows_
   std::vector<std::uint32_t> touched_, y_only_;
   std::vector<std::size_t> sent_words_;  // each owner's words in the last round
+  std::size_t received_words_ = 0;       // the last round's inbox
   align::PairSplit split_;
 };
 
@@ -237,7 +244,8 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
                 std::vector<double>* pair_tdcone) {
   if (pair_tdcone) pair_tdcone->assign(share.size(), std::numeric_limits<double>::quiet_NaN());
   // The types aligned go to the matrix's pool, where it has one: its blocks grow into their pages.
-  RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.size(), pair_tdcone, matrix.pool());
+  RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.rank(), comm.size(), pair_tdcone,
+                     matrix.pool());
   const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
   // The matrix sorts a round's rows by place in 8 bytes each: at most four
   // thirds of the round's bytes, two thirds of a row a word. Enough for a

@@ -1,5 +1,5 @@
 // The all-to-all exchange and sums over ranks (mpi/exchange.hpp): every
-// record reaches its rank, in rank order of the senders.
+// record reaches its rank, in rank order of the senders (or its own first).
 #include "tdcone/mpi/exchange.hpp"
 
 #include <gtest/gtest.h>
@@ -57,6 +57,45 @@ TEST(Exchange, TakingTheSendersBuffersGivesTheSameRecordsAndAloneNoCopy) {
   }
   if (ranks == 1) {
     EXPECT_EQ(taken.records.data(), own) << "alone, the box itself becomes the records";
+  }
+}
+
+TEST(Exchange, OwnFirstGivesTheOwnRecordsInPlaceThenTheOthersInRankOrder) {
+  int rank = 0, ranks = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &ranks);
+  std::vector<std::vector<Record>> outbox(ranks);
+  for (int t = 0; t < ranks; ++t)
+    for (int k = 0; k < (rank + t) % 3 + (t == 1 ? 2 : 0); ++k) outbox[t].push_back({rank, t, k});
+  const auto sent_here = [rank](int sender) {
+    return static_cast<std::size_t>((sender + rank) % 3 + (rank == 1 ? 2 : 0));
+  };
+  std::size_t total = 0;  // what every rank sends this one
+  for (int r = 0; r < ranks; ++r) total += sent_here(r);
+  outbox[rank].reserve(total);  // room for all: no copy
+  const Record* own = outbox[rank].data();
+  const std::size_t own_count = outbox[rank].size();
+  Received<Record> in;
+  all_to_all_own_first(MPI_COMM_WORLD, outbox, in);
+  ASSERT_EQ(in.records.size(), total);
+  ASSERT_EQ(in.offset.size(), static_cast<std::size_t>(ranks) + 1);
+  EXPECT_EQ(in.offset[0], 0u);
+  EXPECT_EQ(in.offset[1], own_count);
+  EXPECT_EQ(in.offset.back(), total);
+  if (own_count > 0) {
+    EXPECT_EQ(in.records.data(), own) << "the own box itself begins the records";
+  }
+  std::vector<int> senders{rank};  // the runs' senders: own, then the others in rank order
+  for (int r = 0; r < ranks; ++r)
+    if (r != rank) senders.push_back(r);
+  for (std::size_t run = 0; run < senders.size(); ++run) {
+    const int r = senders[run];
+    ASSERT_EQ(in.offset[run + 1] - in.offset[run], sent_here(r)) << "from rank " << r;
+    for (std::size_t i = in.offset[run]; i < in.offset[run + 1]; ++i) {
+      EXPECT_EQ(in.records[i].from, r);
+      EXPECT_EQ(in.records[i].to, rank);
+      EXPECT_EQ(in.records[i].k, static_cast<std::int32_t>(i - in.offset[run]));
+    }
   }
 }
 
