@@ -81,8 +81,6 @@ void keep_freed_heap_pages() {
   mallopt(M_TRIM_THRESHOLD, kKeptHeapBytes);
 }
 
-void release_free_heap_pages() { malloc_trim(0); }
-
 bool reports_free_pages(std::string_view features) {
   return features.size() > kFreePageReportingBit && features[kFreePageReportingBit] == '1';
 }

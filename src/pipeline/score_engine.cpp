@@ -12,7 +12,6 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/global_rank.hpp"
 #include "tdcone/core/guard.hpp"
-#include "tdcone/core/memory_pages.hpp"
 #include "tdcone/core/page_pool.hpp"
 #include "tdcone/pipeline/accumulate_stage.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
@@ -131,19 +130,14 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
                                              progress.callback());
   }
   result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
-  // Scored: the matrices' memory goes, and its pages with it (the heap keeps
-  // freed pages otherwise). The ranking and the writing need much less, but
-  // blocks larger than the matrix's left them in a heap cut up by its
-  // buckets: they would raise the peak above the matrix's own (by 45 MiB a
-  // rank at 2.8M pairs on 2 ranks), where fresh pages cost about 2 % of the run.
-  // The pool's chunks go back to the heap before its free pages do: the
-  // ranking and the writing then grow into pages just given back, which the
-  // host has not yet taken (with the chunks held, they took fresh ones, and
-  // the ranking 0.2-0.4 s more at 2.8M pairs).
+  // Scored: the matrices' memory goes, and the heap keeps its pages for the
+  // ranking and the writing, which need much less (the peak stayed the
+  // matrices' at 2.8M and 28M pairs). Given back, they were faulted in anew:
+  // the ranking took 0.14-0.35 s at 2.8M pairs on 2 ranks, against 0.14-0.15
+  // kept (docs/performance.md, thirty-first round).
   q.reset();
   p.reset();
   released_types.reset();
-  release_free_heap_pages();
   clock.lap("score");
 
   enter_phase("rank");

@@ -31,10 +31,6 @@ void shrink_large_spares(Containers&... containers) {
 /// instead of unmapping them. Called once, at start-up.
 void keep_freed_heap_pages();
 
-/// Gives back the pages of every free block of the heap (which keeps them
-/// otherwise): after a large structure is freed for good.
-void release_free_heap_pages();
-
 /// Starts the program again (execv) with glibc's heap on transparent huge
 /// pages, when the kernel gives them to memory that asks for them and
 /// nothing chose otherwise; returns if it does not. Call it first in main(),
