@@ -15,14 +15,21 @@ struct Record {
   std::int32_t from, to, k;
 };
 
+// This rank's outbox: count(t) records {rank, t, k} for each rank t, k = 0, 1, ...
+template <class Count>
+std::vector<std::vector<Record>> outbox_sending(int rank, int ranks, Count count) {
+  std::vector<std::vector<Record>> outbox(ranks);
+  for (int t = 0; t < ranks; ++t)
+    for (int k = 0; k < count(t); ++k) outbox[t].push_back({rank, t, k});
+  return outbox;
+}
+
 TEST(Exchange, EveryRecordReachesItsRankInSenderOrder) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   // Rank r sends k = 0..(r + t) % 3 - 1 to rank t: some outboxes empty.
-  std::vector<std::vector<Record>> outbox(ranks);
-  for (int t = 0; t < ranks; ++t)
-    for (int k = 0; k < (rank + t) % 3; ++k) outbox[t].push_back({rank, t, k});
+  const auto outbox = outbox_sending(rank, ranks, [rank](int t) { return (rank + t) % 3; });
   const Received<Record> in = all_to_all(MPI_COMM_WORLD, outbox);
   ASSERT_EQ(in.offset.size(), static_cast<std::size_t>(ranks) + 1);
   EXPECT_EQ(in.offset[0], 0u);
@@ -41,9 +48,7 @@ TEST(Exchange, TakingTheSendersBuffersGivesTheSameRecordsAndAloneNoCopy) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::vector<std::vector<Record>> outbox(ranks);
-  for (int t = 0; t < ranks; ++t)
-    for (int k = 0; k < 2 + rank + t; ++k) outbox[t].push_back({rank, t, k});
+  auto outbox = outbox_sending(rank, ranks, [rank](int t) { return 2 + rank + t; });
   const Received<Record> copied = all_to_all(MPI_COMM_WORLD, outbox);
   const Record* own = outbox[0].data();
   Received<Record> taken;
@@ -64,9 +69,7 @@ TEST(Exchange, OwnFirstGivesTheOwnRecordsInPlaceThenTheOthersInRankOrder) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  std::vector<std::vector<Record>> outbox(ranks);
-  for (int t = 0; t < ranks; ++t)
-    for (int k = 0; k < (rank + t) % 3 + (t == 1 ? 2 : 0); ++k) outbox[t].push_back({rank, t, k});
+  auto outbox = outbox_sending(rank, ranks, [rank](int t) { return (rank + t) % 3 + (t == 1 ? 2 : 0); });
   const auto sent_here = [rank](int sender) {
     return static_cast<std::size_t>((sender + rank) % 3 + (rank == 1 ? 2 : 0));
   };
