@@ -42,7 +42,7 @@ class RoundWriter {
     // reserved but never written cost nothing). The own box becomes the
     // inbox: room for all that the last round received.
     for (std::size_t owner = 0; owner < outbox_.size(); ++owner) {
-      const std::size_t room = owner == own_ ? std::max(sent_words_[owner], received_words_) : sent_words_[owner];
+      const std::size_t room = owner == own_ ? received_words_ : sent_words_[owner];
       outbox_[owner].clear();
       outbox_[owner].reserve(room + room / 4);
     }
@@ -163,7 +163,7 @@ class RoundWriter {
   std::size_t list_room_ = 0;                    // the size of every list of same_ and rows_
   std::vector<std::uint32_t> touched_, y_only_;
   std::vector<std::size_t> sent_words_;  // each owner's words in the last round
-  std::size_t received_words_ = 0;       // the last round's inbox
+  std::size_t received_words_ = 0;       // the last round's inbox, the own words among them
   align::PairSplit split_;
 };
 

@@ -69,10 +69,9 @@ TEST(Exchange, OwnFirstGivesTheOwnRecordsInPlaceThenTheOthersInRankOrder) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
-  auto outbox = outbox_sending(rank, ranks, [rank](int t) { return (rank + t) % 3 + (t == 1 ? 2 : 0); });
-  const auto sent_here = [rank](int sender) {
-    return static_cast<std::size_t>((sender + rank) % 3 + (rank == 1 ? 2 : 0));
-  };
+  const auto count = [](int from, int to) { return (from + to) % 3 + (to == 1 ? 2 : 0); };
+  auto outbox = outbox_sending(rank, ranks, [&](int t) { return count(rank, t); });
+  const auto sent_here = [&](int sender) { return static_cast<std::size_t>(count(sender, rank)); };
   std::size_t total = 0;  // what every rank sends this one
   for (int r = 0; r < ranks; ++r) total += sent_here(r);
   outbox[rank].reserve(total);  // room for all: no copy
