@@ -40,8 +40,7 @@ void set_rounds(AccumulateLimits& limits, const EngineConfig& config, const text
     limits.round_growth = 1;
     return;
   }
-  // Messages are 4-byte words: each pair's types and a header, y\x to about two owners.
-  const std::uint64_t message_bytes = 8 * (share.side_types() + 6 * share.size());
+  const std::uint64_t message_bytes = 4 * estimated_message_words(share);
   constexpr std::uint64_t mib = std::uint64_t{1} << 20;
   const std::uint64_t unbounded = std::clamp<std::uint64_t>(message_bytes / 8, mib, kMaxAutomaticRoundBytes);
   limits.round_bytes = std::min(unbounded, std::max(config.memory_bytes / 16, mib));

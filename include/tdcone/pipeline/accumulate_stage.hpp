@@ -32,6 +32,11 @@ struct AccumulateLimits {
   std::uint64_t machine_bytes = 0;       // this machine's budget per rank, the most to advise
 };
 
+/// About twice the words of all the messages the pairs of `share` send (each
+/// pair's types and a header, y\x to about two owners): what the rounds are
+/// sized from, and the most the first round's buffers reserve.
+std::uint64_t estimated_message_words(const text::TokenizedShare& share);
+
 /// Adds every scored pair of `share` to `matrix`, pair i in group
 /// group_of_pair[i] (all in group 0 when it is empty). With `pair_tdcone`,
 /// also each pair's own TD-CONE (NaN for bad lines). The types of the pairs
