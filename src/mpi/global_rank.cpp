@@ -99,25 +99,30 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
   for (int r = 1; r < n_ranks && !all_samples.empty(); ++r)
     splitters.push_back(all_samples[r * all_samples.size() / n_ranks]);
 
-  // The items are sorted: rank r's are a run of them, up to splitter r. Each
-  // run is copied once, at its size (grown item by item, boxes took about
-  // twice the pages, fresh ones); a run of all of them, as alone, is moved.
+  // The items are sorted: rank r's are a run of them, up to splitter r. The
+  // other ranks' runs are copied once, at their size (grown item by item,
+  // boxes took about twice the pages, fresh ones); this rank's own run moves
+  // to the front of the items, which become its box and then, not copied,
+  // the first run received (the runs are merged in any order).
   std::vector<std::vector<Item>> outbox(n_ranks);
-  auto from = items.cbegin();
-  for (std::size_t r = 0; r + 1 < outbox.size(); ++r) {
-    const auto to = r < splitters.size() ? std::partition_point(from, items.cend(),
-                                                                [&](const Item& item) { return before(item, splitters[r]); })
-                                         : items.cend();
-    outbox[r].assign(from, to);
+  auto from = items.begin();
+  std::size_t own_size = 0;
+  for (int r = 0; r < n_ranks; ++r) {
+    const auto to = r < static_cast<int>(splitters.size())
+                        ? std::partition_point(from, items.end(), [&](const Item& item) { return before(item, splitters[r]); })
+                        : items.end();
+    if (r == rank) {
+      own_size = static_cast<std::size_t>(to - from);
+      if (from != items.begin()) std::move(from, to, items.begin());  // after the runs before it were copied
+    } else {
+      outbox[r].assign(from, to);
+    }
     from = to;
   }
-  if (from == items.cbegin())
-    outbox.back() = std::move(items);
-  else
-    outbox.back().assign(from, items.cend());
-  items = {};
+  items.resize(own_size);
+  outbox[rank] = std::move(items);
   Received<Item> received;
-  all_to_all_taking(comm, outbox, received);
+  all_to_all_own_first(comm, outbox, received);
   outbox = {};
   std::vector<Item> bucket = std::move(received.records);
   merge_runs(bucket, std::move(received.offset));  // a sorted run from each rank
@@ -152,8 +157,9 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
     holder_of[i] = last_holder;
     ++replies_to[last_holder];
   }
+  // The own replies become the records received, which are one a local item.
   std::vector<std::vector<Placed>> replies(n_ranks);
-  for (int r = 0; r < n_ranks; ++r) replies[r].reserve(replies_to[r]);
+  for (int r = 0; r < n_ranks; ++r) replies[r].reserve(r == rank ? std::max(replies_to[r], keys.size()) : replies_to[r]);
   for (std::size_t i = 0; i < bucket.size(); ++i) {
     const std::uint32_t g = bucket[i].group;
     replies[holder_of[i]].push_back({bucket[i].id, before_me + i + 1, g < n_groups ? ++group_before_me[g] : 0});
@@ -161,7 +167,7 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
   bucket = {};
   holder_of = {};
   Received<Placed> placed;
-  all_to_all_taking(comm, replies, placed);
+  all_to_all_own_first(comm, replies, placed);
   replies = {};
   GroupedRanks ranks;
   ranks.overall.assign(keys.size(), 0);
