@@ -37,9 +37,10 @@ class RoundWriter {
   /// Encodes pairs from `next` until the messages reach `words` words or the
   /// share ends, releasing their types as it goes (the messages carry them now).
   void fill(std::size_t& next, std::uint64_t words) {
-    // A quarter more than each owner took last round: rounds are alike, and
-    // a box that doubled as it grew would hold both copies at once (pages
-    // reserved but never written cost nothing). The own box becomes the
+    // A quarter more than each owner took last round, where a box has less
+    // room than that (else it is kept, its pages written already): rounds
+    // are alike, and a box that doubled as it grew would hold both copies at
+    // once (pages reserved but never written cost nothing). The own box becomes the
     // inbox: room for all that the last round received. The first round
     // ends near `words` in all (or holds the share), about as much to each
     // owner and from each: grown by doubling instead, its boxes were copied
