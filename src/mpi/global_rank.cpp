@@ -157,9 +157,10 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
     holder_of[i] = last_holder;
     ++replies_to[last_holder];
   }
-  // The own replies become the records received, which are one a local item.
+  // The own replies become the records received, one a local item: their
+  // box has room for all of these.
   std::vector<std::vector<Placed>> replies(n_ranks);
-  for (int r = 0; r < n_ranks; ++r) replies[r].reserve(r == rank ? std::max(replies_to[r], keys.size()) : replies_to[r]);
+  for (int r = 0; r < n_ranks; ++r) replies[r].reserve(r == rank ? keys.size() : replies_to[r]);
   for (std::size_t i = 0; i < bucket.size(); ++i) {
     const std::uint32_t g = bucket[i].group;
     replies[holder_of[i]].push_back({bucket[i].id, before_me + i + 1, g < n_groups ? ++group_before_me[g] : 0});
