@@ -3,9 +3,13 @@
 # --profile twitter: the 2.8M-pair Twitter URL corpus; paraphrase: the
 # Shakespeare bitext), against a BASELINE binary in the same run. Speed is a
 # ratio: machines here differ by 2x, so both binaries run in one sitting,
-# alternating (new, baseline, new, baseline, ...), and the best of REPEAT
-# runs of each is kept. As the load of other tenants comes and goes (runs of
-# one binary here spread by 20%), the ratio is also given run by run: run r
+# alternating, and the best of REPEAT runs of each is kept. The order swaps
+# from one repeat to the next (new, baseline, baseline, new, new, ...): on
+# this host the second run of a pair aligns about 0.25 s slower whichever
+# binary it is, and a fixed order would hand that slot to the same binary
+# every time (REPEAT=2 or any even count gives each binary each slot as
+# often). As the load of other tenants comes and goes (runs of one binary
+# here spread by 20%), the ratio is also given run by run: run r
 # of the new binary over run r of the baseline, the two next to each other
 # in time, and the median of those (the figure that one lucky run does not
 # move).
@@ -70,7 +74,9 @@ binaries=(new)
 runs=()
 for n in "${ranks[@]}"; do
   for r in $(seq "$repeat"); do
-    for b in "${binaries[@]}"; do
+    order=("${binaries[@]}")
+    (( r % 2 == 0 )) && order=($(printf '%s\n' "${binaries[@]}" | tac))  # ABBA: each binary takes each slot
+    for b in "${order[@]}"; do
       binary=$tdcone extra=()
       [ "$b" = baseline ] && binary=$baseline
       [ "$b" = new ] && read -r -a extra <<<"${NEW_ARGS:-}"
@@ -113,7 +119,7 @@ import json, os, sys
 import h5py
 import numpy as np
 work, pairs, profile, corpus_bytes, ceiling, memory, halves = sys.argv[1:8]
-result = {"benchmark": "score", "new_args": os.environ.get("NEW_ARGS", ""), "settle_seconds": float(os.environ.get("SETTLE", "10")), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
+result = {"benchmark": "score", "order": "new first in odd repeats, baseline first in even", "new_args": os.environ.get("NEW_ARGS", ""), "settle_seconds": float(os.environ.get("SETTLE", "10")), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
 best = {}  # (binary, ranks) -> the fastest of its runs
 seconds_of = {}  # (binary, ranks, run) -> seconds
 for run in sys.argv[8:]:

@@ -11,7 +11,7 @@ rc=0
 TDCONE=$TDCONE BASELINE=$TDCONE BENCH_DIR="$WORK/bench" REPEAT=2 SETTLE=0 \
   bash "$root/bench/score.sh" 3000 twitter 1 2 >"$WORK/bench.json" 2>"$WORK/bench.err" || rc=$?
 [ "$rc" -eq 0 ] || { cat "$WORK/bench.err"; fail "bench/score.sh exited $rc"; }
-"$PY" - "$WORK/bench.json" <<'PY'
+"$PY" - "$WORK/bench.json" "$WORK/bench" <<'PY'
 import json, os, sys
 d = json.load(open(sys.argv[1]))
 def check(ok, what):
@@ -32,6 +32,12 @@ for n in ("1", "2"):
     check(abs(r["bytes_per_nnz"] - 1) < 0.1, f"{n} ranks: bytes ratio")
     check(0.1 < r["run_by_run_median"] < 10, f"{n} ranks: run-by-run ratio")  # under a parallel ctest too
 check(set(d["speedup_1_to_2"]) == {"new", "baseline"}, "speedups")
+# ABBA: the binaries swap slots from one repeat to the next (the runs' logs end in run order).
+bench = sys.argv[2]
+for n in ("1", "2"):
+    ended = sorted(("new", "baseline"), key=lambda b: os.path.getmtime(f"{bench}/{b}-{n}-1.log"))
+    again = sorted(("new", "baseline"), key=lambda b: os.path.getmtime(f"{bench}/{b}-{n}-2.log"))
+    check(ended == ["new", "baseline"] and again == ["baseline", "new"], f"{n} ranks: run order {ended} then {again}")
 check(d["parallel_ceiling"]["copies"] == 2 and d["parallel_ceiling"]["ceiling"] > 0, "ceiling")
 m = d["memory_host"]
 check(all(m["fault_ms_per_mib"][k] > 0 for k in ("4k", "2m", "2m_just_freed")), "page-fault figures")
