@@ -5,7 +5,7 @@
 # ratio: machines here differ by 2x, so both binaries run in one sitting,
 # alternating, and the best of REPEAT runs of each is kept. The order swaps
 # from one repeat to the next (new, baseline, baseline, new, new, ...): on
-# this host the second run of a pair aligns about 0.25 s slower whichever
+# this host the second run of a pair aligns 0.25-1 s slower whichever
 # binary it is, and a fixed order would hand that slot to the same binary
 # every time (REPEAT=2 or any even count gives each binary each slot as
 # often). As the load of other tenants comes and goes (runs of one binary
