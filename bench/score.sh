@@ -75,7 +75,7 @@ runs=()
 for n in "${ranks[@]}"; do
   for r in $(seq "$repeat"); do
     order=("${binaries[@]}")
-    (( r % 2 == 0 )) && order=($(printf '%s\n' "${binaries[@]}" | tac))  # ABBA: each binary takes each slot
+    (( r % 2 == 0 )) && mapfile -t order < <(printf '%s\n' "${binaries[@]}" | tac)  # ABBA: each binary takes each slot
     for b in "${order[@]}"; do
       binary=$tdcone extra=()
       [ "$b" = baseline ] && binary=$baseline
@@ -119,7 +119,7 @@ import json, os, sys
 import h5py
 import numpy as np
 work, pairs, profile, corpus_bytes, ceiling, memory, halves = sys.argv[1:8]
-result = {"benchmark": "score", "order": "new first in odd repeats, baseline first in even", "new_args": os.environ.get("NEW_ARGS", ""), "settle_seconds": float(os.environ.get("SETTLE", "10")), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
+result = {"benchmark": "score", "new_args": os.environ.get("NEW_ARGS", ""), "settle_seconds": float(os.environ.get("SETTLE", "10")), "profile": profile, "pairs": int(pairs), "corpus_bytes": int(corpus_bytes)}
 best = {}  # (binary, ranks) -> the fastest of its runs
 seconds_of = {}  # (binary, ranks, run) -> seconds
 for run in sys.argv[8:]:
