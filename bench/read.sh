@@ -8,14 +8,8 @@
 # seconds (builds before i20-read3 ignore SHARES and read one share).
 # Usage: [SHARES=N] bench/read.sh CORPUS.tsv [PASSES]
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$root/build}
+source "$(dirname "$0")/micro_common.sh"
 corpus=${1:?usage: bench/read.sh CORPUS.tsv [PASSES]}
 passes=${2:-3}
 shares=${SHARES:-1}
-[ -x "$build/tdcone_bench_read" ] || cmake --build "$build" --target tdcone_bench_read >&2
-echo "{\"bench\": \"read\", \"run\": $("$build/tdcone_bench_read" "$corpus" "$passes" "$shares")"
-if [ -n "${BASELINE:-}" ]; then
-  echo ", \"baseline\": $("$BASELINE/tdcone_bench_read" "$corpus" "$passes" "$shares")"
-fi
-echo "}"
+micro_bench read run tdcone_bench_read "$corpus" "$passes" "$shares"

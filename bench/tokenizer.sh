@@ -5,11 +5,5 @@
 # build directory of an older commit), that build's figures too.
 # Usage: bench/tokenizer.sh
 set -euo pipefail
-root=$(cd "$(dirname "$0")/.." && pwd)
-build=${BUILD:-$root/build}
-[ -x "$build/tdcone_bench_tokenizer" ] || cmake --build "$build" --target tdcone_bench_tokenizer >&2
-echo "{\"bench\": \"tokenizer\", \"runs\": $("$build/tdcone_bench_tokenizer")"
-if [ -n "${BASELINE:-}" ]; then
-  echo ", \"baseline\": $("$BASELINE/tdcone_bench_tokenizer")"
-fi
-echo "}"
+source "$(dirname "$0")/micro_common.sh"
+micro_bench tokenizer runs tdcone_bench_tokenizer
