@@ -1,5 +1,5 @@
 // Interning alone (bench/intern.sh runs it): the sides of a TSV corpus (src,
-// tgt, ...; a src repeating the line before's is skipped, as the read does)
+// tgt, ...; read and parsed as the read does, a src repeating the last one skipped)
 // tokenized, then tokenized and interned, sentence by sentence as the read
 // does; the difference is the interning. The same again for the sides of the
 // corpus's first lines repeated to as many words: a vocabulary whose table
@@ -9,11 +9,15 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <exception>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "tdcone/io/input_files.hpp"
+#include "tdcone/io/line_reader.hpp"
+#include "tdcone/io/record.hpp"
+#include "tdcone/text/tokenized_share.hpp"
 #include "tdcone/text/tokenizer.hpp"
 #include "tdcone/text/vocabulary.hpp"
 
@@ -78,6 +82,34 @@ void print(const char* name, const Timing& t) {
               t.words ? t.intern * 1e9 / static_cast<double>(t.words) : 0.0);
 }
 
+// The sides of every good line of `path` (parsed as the read parses them; a
+// src that repeats the last one read is not added again), and in `hot_end`
+// how many of them the first `hot_lines` lines gave.
+Sides read_sides(const std::string& path, std::size_t hot_lines, std::size_t& hot_end) {
+  const std::vector<tdcone::io::InputFile> files = tdcone::io::resolve_inputs({path});
+  tdcone::io::FieldSpec spec;  // src column 1, tgt column 2
+  tdcone::io::RecordParser parser(spec);
+  Sides sides;
+  std::string last_src;
+  bool src_known = false;
+  std::size_t lines = 0;
+  hot_end = 0;
+  for (const tdcone::io::Segment& segment : tdcone::io::plan_share(files, 0, 1)) {
+    tdcone::io::LineReader reader(files[segment.file], segment, ReadOptions{}.max_line_bytes);
+    for (tdcone::io::Line line; reader.next(line); ++lines) {
+      if (lines == hot_lines) hot_end = sides.size();
+      tdcone::io::Record record;
+      if (line.too_long || !parser.parse(line.text, record).empty()) continue;
+      if (!src_known || record.src != last_src) sides.add(record.src);
+      sides.add(record.tgt);
+      last_src.assign(record.src);
+      src_known = true;
+    }
+  }
+  if (hot_end == 0) hot_end = sides.size();
+  return sides;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -85,31 +117,27 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s CORPUS.tsv [PASSES] [HOT_LINES]\n", argv[0]);
     return 2;
   }
-  const int passes = argc > 2 ? std::max(1, std::stoi(argv[2])) : 3;
-  const std::size_t hot_lines = argc > 3 ? std::stoul(argv[3]) : 1000;
-  std::ifstream in(argv[1]);
-  if (!in) {
-    std::fprintf(stderr, "%s: cannot open %s\n", argv[0], argv[1]);
-    return 1;
+  int passes = 3;
+  std::size_t hot_lines = 1000;
+  try {
+    if (argc > 2) passes = std::max(1, std::stoi(argv[2]));
+    if (argc > 3) hot_lines = std::stoul(argv[3]);
+  } catch (const std::exception&) {
+    std::fprintf(stderr, "%s: PASSES and HOT_LINES are numbers (usage: %s CORPUS.tsv [PASSES] [HOT_LINES])\n", argv[0], argv[0]);
+    return 2;
   }
   Sides corpus;
   std::size_t hot_end = 0;  // the sides of the first hot_lines lines
-  std::string line, last_src;
-  for (std::size_t lines = 0; std::getline(in, line); ++lines) {
-    const std::size_t tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    const std::size_t end = std::min(line.find('\t', tab + 1), line.size());
-    const std::string_view src(line.data(), tab), tgt(line.data() + tab + 1, end - tab - 1);
-    if (src != last_src) corpus.add(src);
-    corpus.add(tgt);
-    last_src.assign(src);
-    if (lines + 1 == hot_lines) hot_end = corpus.size();
-  }
-  if (corpus.size() == 0) {
-    std::fprintf(stderr, "%s: no line with a tab in %s\n", argv[0], argv[1]);
+  try {
+    corpus = read_sides(argv[1], hot_lines, hot_end);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: cannot open %s: %s\n", argv[0], argv[1], e.what());
     return 1;
   }
-  if (hot_end == 0) hot_end = corpus.size();
+  if (corpus.size() == 0) {
+    std::fprintf(stderr, "%s: no good line in %s\n", argv[0], argv[1]);
+    return 1;
+  }
   Sides hot;  // empty if the first lines' sides are (the loop would never end)
   if (corpus.starts[hot_end] > 0)
     for (std::size_t i = 0; hot.text.size() < corpus.text.size(); i = (i + 1) % hot_end) hot.add(corpus[i]);
