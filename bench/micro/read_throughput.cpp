@@ -31,7 +31,9 @@ double cpu_seconds(const timeval& t) { return static_cast<double>(t.tv_sec) + 1e
 
 struct Pass {
   double seconds = 1e30, user = 0, system = 0;
-  std::size_t lines = 0, types = 0, words = 0;
+  // side_types: each side's distinct words, summed (the share's type entries);
+  // vocabulary: the distinct words of the share, NULL not counted.
+  std::size_t lines = 0, side_types = 0, vocabulary = 0;
 };
 
 // The best of `passes` reads of the share of rank `rank` of `ranks`.
@@ -60,7 +62,7 @@ Pass read_share(const std::vector<io::InputFile>& files, int rank, int ranks, in
     if (seconds < best.seconds)
       best = {seconds, cpu_seconds(after.ru_utime) - cpu_seconds(before.ru_utime),
               cpu_seconds(after.ru_stime) - cpu_seconds(before.ru_stime), share.size(), share.types.size(),
-              vocabulary.size()};
+              vocabulary.size() - 1};
   }
   return best;
 }
@@ -72,16 +74,32 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "usage: %s CORPUS.tsv [PASSES] [SHARES]\n", argv[0]);
     return 2;
   }
-  const int passes = argc > 2 ? std::stoi(argv[2]) : 3;
-  const int shares = argc > 3 ? std::max(1, std::stoi(argv[3])) : 1;
-  const std::vector<io::InputFile> files = io::resolve_inputs({argv[1]});
+  int passes = 3, shares = 1;
+  try {
+    if (argc > 2) passes = std::max(1, std::stoi(argv[2]));
+    if (argc > 3) shares = std::max(1, std::stoi(argv[3]));
+  } catch (const std::exception&) {
+    std::fprintf(stderr, "%s: PASSES and SHARES are numbers (usage: %s CORPUS.tsv [PASSES] [SHARES])\n", argv[0], argv[0]);
+    return 2;
+  }
+  std::vector<io::InputFile> files;
+  try {
+    files = io::resolve_inputs({argv[1]});
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "%s: cannot open %s: %s\n", argv[0], argv[1], e.what());
+    return 1;
+  }
   std::uint64_t bytes = 0;
   for (const io::InputFile& file : files) bytes += file.size;
   if (shares == 1) {
     const Pass p = read_share(files, 0, 1, passes);
-    std::printf("{\"bench\": \"read\", \"lines\": %zu, \"types\": %zu, \"words\": %zu, \"seconds\": %.3f, "
+    if (p.lines == 0) {  // no time per line to print
+      std::fprintf(stderr, "%s: no line in %s\n", argv[0], argv[1]);
+      return 1;
+    }
+    std::printf("{\"bench\": \"read\", \"lines\": %zu, \"side_types\": %zu, \"vocabulary\": %zu, \"seconds\": %.3f, "
                 "\"user_seconds\": %.3f, \"system_seconds\": %.3f, \"ns_per_line\": %.1f, \"mb_per_s\": %.1f}\n",
-                p.lines, p.types, p.words, p.seconds, p.user, p.system, p.seconds * 1e9 / p.lines, bytes / p.seconds / 1e6);
+                p.lines, p.side_types, p.vocabulary, p.seconds, p.user, p.system, p.seconds * 1e9 / p.lines, bytes / p.seconds / 1e6);
     return 0;
   }
   // One child a share, each printing its own line through a pipe, collected in share order.
@@ -95,8 +113,8 @@ int main(int argc, char** argv) {
       close(fds[0]);
       const Pass p = read_share(files, rank, shares, passes);
       const std::string json =
-          "{\"share\": " + std::to_string(rank) + ", \"lines\": " + std::to_string(p.lines) + ", \"words\": " +
-          std::to_string(p.words) + ", \"seconds\": " + std::to_string(p.seconds) + ", \"user_seconds\": " +
+          "{\"share\": " + std::to_string(rank) + ", \"lines\": " + std::to_string(p.lines) + ", \"side_types\": " +
+          std::to_string(p.side_types) + ", \"vocabulary\": " + std::to_string(p.vocabulary) + ", \"seconds\": " + std::to_string(p.seconds) + ", \"user_seconds\": " +
           std::to_string(p.user) + ", \"system_seconds\": " + std::to_string(p.system) + "}";
       const bool written = write(fds[1], json.data(), json.size()) == static_cast<ssize_t>(json.size());
       _exit(written ? 0 : 1);
