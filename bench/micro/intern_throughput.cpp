@@ -20,6 +20,7 @@
 #include "tdcone/text/tokenized_share.hpp"
 #include "tdcone/text/tokenizer.hpp"
 #include "tdcone/text/vocabulary.hpp"
+#include "bench_arguments.hpp"
 
 using namespace tdcone::text;
 
@@ -113,19 +114,9 @@ Sides read_sides(const std::string& path, std::size_t hot_lines, std::size_t& ho
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s CORPUS.tsv [PASSES] [HOT_LINES]\n", argv[0]);
-    return 2;
-  }
   int passes = 3;
   std::size_t hot_lines = 1000;
-  try {
-    if (argc > 2) passes = std::max(1, std::stoi(argv[2]));
-    if (argc > 3) hot_lines = std::stoul(argv[3]);
-  } catch (const std::exception&) {
-    std::fprintf(stderr, "%s: PASSES and HOT_LINES are numbers (usage: %s CORPUS.tsv [PASSES] [HOT_LINES])\n", argv[0], argv[0]);
-    return 2;
-  }
+  if (!bench::read_counts(argc, argv, "HOT_LINES", passes, hot_lines)) return 2;
   Sides corpus;
   std::size_t hot_end = 0;  // the sides of the first hot_lines lines
   try {

@@ -22,6 +22,7 @@
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/text/share_builder.hpp"
+#include "bench_arguments.hpp"
 
 using namespace tdcone;
 
@@ -70,18 +71,9 @@ Pass read_share(const std::vector<io::InputFile>& files, int rank, int ranks, in
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc < 2) {
-    std::fprintf(stderr, "usage: %s CORPUS.tsv [PASSES] [SHARES]\n", argv[0]);
-    return 2;
-  }
   int passes = 3, shares = 1;
-  try {
-    if (argc > 2) passes = std::max(1, std::stoi(argv[2]));
-    if (argc > 3) shares = std::max(1, std::stoi(argv[3]));
-  } catch (const std::exception&) {
-    std::fprintf(stderr, "%s: PASSES and SHARES are numbers (usage: %s CORPUS.tsv [PASSES] [SHARES])\n", argv[0], argv[0]);
-    return 2;
-  }
+  if (!bench::read_counts(argc, argv, "SHARES", passes, shares)) return 2;
+  shares = std::max(1, shares);
   std::vector<io::InputFile> files;
   try {
     files = io::resolve_inputs({argv[1]});
@@ -113,9 +105,10 @@ int main(int argc, char** argv) {
       close(fds[0]);
       const Pass p = read_share(files, rank, shares, passes);
       const std::string json =
-          "{\"share\": " + std::to_string(rank) + ", \"lines\": " + std::to_string(p.lines) + ", \"side_types\": " +
-          std::to_string(p.side_types) + ", \"vocabulary\": " + std::to_string(p.vocabulary) + ", \"seconds\": " + std::to_string(p.seconds) + ", \"user_seconds\": " +
-          std::to_string(p.user) + ", \"system_seconds\": " + std::to_string(p.system) + "}";
+          "{\"share\": " + std::to_string(rank) + ", \"lines\": " + std::to_string(p.lines) +
+          ", \"side_types\": " + std::to_string(p.side_types) + ", \"vocabulary\": " + std::to_string(p.vocabulary) +
+          ", \"seconds\": " + std::to_string(p.seconds) + ", \"user_seconds\": " + std::to_string(p.user) +
+          ", \"system_seconds\": " + std::to_string(p.system) + "}";
       const bool written = write(fds[1], json.data(), json.size()) == static_cast<ssize_t>(json.size());
       _exit(written ? 0 : 1);
     }
