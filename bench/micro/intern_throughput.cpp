@@ -88,7 +88,9 @@ void print(const char* name, const Timing& t) {
 // how many of them the first `hot_lines` lines gave.
 Sides read_sides(const std::string& path, std::size_t hot_lines, std::size_t& hot_end) {
   const std::vector<tdcone::io::InputFile> files = tdcone::io::resolve_inputs({path});
-  tdcone::io::FieldSpec spec;  // src column 1, tgt column 2
+  tdcone::io::FieldSpec spec;  // src column 1, tgt column 2, and the score and id
+  spec.score_col = 3;           // columns bench/score.sh and bench/read.sh read: a
+  spec.id_col = 4;              // line with a bad score or id is skipped, as they skip it
   tdcone::io::RecordParser parser(spec);
   Sides sides;
   std::string last_src;
