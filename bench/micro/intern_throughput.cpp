@@ -21,6 +21,7 @@
 #include "tdcone/text/tokenizer.hpp"
 #include "tdcone/text/vocabulary.hpp"
 #include "bench_arguments.hpp"
+#include "bench_corpus.hpp"
 
 using namespace tdcone::text;
 
@@ -88,17 +89,15 @@ void print(const char* name, const Timing& t) {
 // how many of them the first `hot_lines` lines gave.
 Sides read_sides(const std::string& path, std::size_t hot_lines, std::size_t& hot_end) {
   const std::vector<tdcone::io::InputFile> files = tdcone::io::resolve_inputs({path});
-  tdcone::io::FieldSpec spec;  // src column 1, tgt column 2, and the score and id
-  spec.score_col = 3;           // columns bench/score.sh and bench/read.sh read: a
-  spec.id_col = 4;              // line with a bad score or id is skipped, as they skip it
-  tdcone::io::RecordParser parser(spec);
+  const ReadOptions options = bench::corpus_read_options();
+  tdcone::io::RecordParser parser(options.fields);
   Sides sides;
   std::string last_src;
   bool src_known = false;
   std::size_t lines = 0;
   hot_end = 0;
   for (const tdcone::io::Segment& segment : tdcone::io::plan_share(files, 0, 1)) {
-    tdcone::io::LineReader reader(files[segment.file], segment, ReadOptions{}.max_line_bytes);
+    tdcone::io::LineReader reader(files[segment.file], segment, options.max_line_bytes);
     for (tdcone::io::Line line; reader.next(line); ++lines) {
       if (lines == hot_lines) hot_end = sides.size();
       tdcone::io::Record record;

@@ -23,6 +23,7 @@
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/text/share_builder.hpp"
 #include "bench_arguments.hpp"
+#include "bench_corpus.hpp"
 
 using namespace tdcone;
 
@@ -39,9 +40,7 @@ struct Pass {
 
 // The best of `passes` reads of the share of rank `rank` of `ranks`.
 Pass read_share(const std::vector<io::InputFile>& files, int rank, int ranks, int passes) {
-  text::ReadOptions options;
-  options.fields.score_col = 3;
-  options.fields.id_col = 4;
+  const text::ReadOptions options = bench::corpus_read_options();
   Pass best;
   for (int pass = 0; pass < passes; ++pass) {
     rusage before{}, after{};
