@@ -1,5 +1,6 @@
 #pragma once
-// An output never replaces an input: checked before any work, --force or not.
+// Where an output may go: never over an input, never through a link, only
+// into a folder that exists. Checked before any work, --force or not.
 #include <string>
 #include <vector>
 
@@ -18,5 +19,17 @@ struct ReadFiles {
 /// to the readers to report. Standard output ("-") is never an input.
 void refuse_writing_over_inputs(const std::string& option, const std::string& output,
                                 const std::vector<ReadFiles>& inputs);
+
+/// Why tdcone may not create or replace a file at `path` itself (the link is
+/// not followed): "" when nothing is there or a regular file is; else a
+/// phrase starting with the path, e.g. "out.h5 is a symbolic link, which
+/// tdcone will not follow" or "out.h5 is a directory".
+std::string why_not_a_regular_file(const std::string& path);
+
+/// Why no new file can be created at `path` in its folder: "" when it can;
+/// else e.g. "afile is not a directory (it is a file)", "directory no/dir
+/// does not exist", "directory ro is not writable". For every output and
+/// checkpoint path.
+std::string folder_problem(const std::string& path);
 
 }  // namespace tdcone::io
