@@ -10,6 +10,7 @@
 #include "output_file_impl.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
+#include "tdcone/io/output_guard.hpp"
 
 namespace tdcone::h5 {
 
@@ -29,7 +30,11 @@ void check_output_target(const std::string& path, bool force) {
   if (path.empty()) throw UsageError("output file name is empty");
   std::error_code ec;
   const fs::path target(path);
-  const auto status = fs::status(target, ec);
+  // The path itself, not what a link there points at: a link is neither followed nor replaced.
+  const auto status = fs::symlink_status(target, ec);
+  if (fs::is_symlink(status))
+    throw UsageError(cat("output file ", path, " is a symbolic link, which tdcone will not follow or replace",
+                         force ? " (not even with --force)" : "", ": remove it, or choose another --output"));
   if (fs::exists(status)) {
     if (fs::is_directory(status)) throw UsageError(cat("output file is a directory: ", path));
     // A device, FIFO or socket is not ours to replace by a file, --force or not.
@@ -37,11 +42,8 @@ void check_output_target(const std::string& path, bool force) {
       throw UsageError(cat("output file is not a regular file: ", path, " (--force replaces regular files only)"));
     if (!force) throw UsageError(cat("output file exists: ", path, " (use --force to overwrite)"));
   }
-  fs::path dir = target.parent_path();
-  if (dir.empty()) dir = ".";
-  if (!fs::is_directory(dir, ec)) throw UsageError(cat("output directory does not exist: ", dir.string()));
-  if (::access(dir.c_str(), W_OK | X_OK) != 0)
-    throw UsageError(cat("output directory is not writable: ", dir.string()));
+  if (const std::string problem = io::folder_problem(path); !problem.empty())
+    throw UsageError(cat("cannot create the output file ", path, ": ", problem));
 }
 
 OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compression compression)
@@ -200,9 +202,7 @@ void OutputFile::commit() {
   });
   f.agree(f.rank == 0, [&] {
     check_output_target(f.path, f.force);  // again: something may have appeared there meanwhile
-    std::error_code ec;
-    fs::rename(f.partial, f.path, ec);  // replaces an existing file atomically
-    if (ec) throw IoError(cat("cannot rename ", f.partial, " to ", f.path, ": ", ec.message()));
+    io::commit_partial(f.partial, f.path, f.force);
   });
   f.committed = true;
   f.on_signal->kept();

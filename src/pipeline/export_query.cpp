@@ -1,10 +1,12 @@
 // tdcone export: check the options and the result, choose the rows, write them.
 #include "tdcone/pipeline/export_query.hpp"
 
+#include <ext/stdio_filebuf.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <numeric>
 
@@ -21,6 +23,8 @@
 namespace tdcone::pipeline {
 
 namespace {
+
+constexpr std::size_t kExportBuffer = std::size_t{1} << 16;  // bytes written to the file at a time
 
 // Refuses a table whose columns differ in length: a damaged or hand-made file
 // must not be read past the end of its shortest column.
@@ -127,21 +131,23 @@ int run_export_job(const boost::mpi::communicator& comm, const ExportConfig& opt
     h5::check_output_target(options.output, options.force);
     const bool zstd = options.output.size() > 4 && options.output.ends_with(".zst");
     const io::OutputLock lock(options.output);  // as the HDF5 writer: a file of our own, one writer at a time
-    const std::string partial = io::create_partial(options.output);
-    {
-      std::ofstream file(partial, std::ios::binary);
-      if (!file) throw IoError(cat("cannot write ", partial));
-      try {
-        write_export(options, file, options.output, zstd, true);
-        file.close();
-        check_written(file, options.output);
-      } catch (...) {
-        file.close();
-        std::remove(partial.c_str());
-        throw;
-      }
+    // Written through the descriptor of the file we created, never reopened by name.
+    const io::PartialFile partial = io::create_partial_file(options.output);
+    io::PartialOnSignal on_signal(partial.path, 0);  // Ctrl-C or SIGTERM: neither it nor the lock is left
+    try {
+      __gnu_cxx::stdio_filebuf<char> buffer(partial.fd, std::ios::out | std::ios::binary, kExportBuffer);
+      std::ostream file(&buffer);
+      write_export(options, file, options.output, zstd, true);
+      file.flush();
+      if (!buffer.close()) file.setstate(std::ios::badbit);
+      check_written(file, options.output);
+      h5::check_output_target(options.output, options.force);  // again: something may have appeared meanwhile
+      io::commit_partial(partial.path, options.output, options.force);
+    } catch (...) {
+      ::unlink(partial.path.c_str());
+      throw;
     }
-    if (std::rename(partial.c_str(), options.output.c_str()) != 0) throw IoError(cat("cannot rename to ", options.output));
+    on_signal.kept();
   });
   return status;
 }

@@ -88,14 +88,15 @@ PY
 [ -e p.h5 ] || fail "score's result not written when its summary's reader went away"
 echo "ok: a closed pipe ends export, synth and score summaries quietly with status 141"
 
-# --force replaces regular files only: not a device (behind a symlink), FIFO or directory.
+# --force replaces regular files only: not a device (behind a symlink, itself
+# refused as a link), FIFO or directory.
 ln -s /dev/full full-device
 mkfifo fifo
 mkdir directory
 for target in full-device fifo directory; do
-  bounded 60 2 "not a regular file\|is a directory" -- "$TDCONE" export r.h5 --output "$target" --force
-  bounded 60 2 "not a regular file\|is a directory" -- "$TDCONE" score --input small.tsv --output "$target" --force
-  bounded 60 2 "not a regular file\|is a directory" -- "$TDCONE" synth --pairs 10 --output "$target" --force
+  bounded 60 2 "not a regular file\|is a directory\|is a symbolic link" -- "$TDCONE" export r.h5 --output "$target" --force
+  bounded 60 2 "not a regular file\|is a directory\|is a symbolic link" -- "$TDCONE" score --input small.tsv --output "$target" --force
+  bounded 60 2 "not a regular file\|is a directory\|is a symbolic link" -- "$TDCONE" synth --pairs 10 --output "$target" --force
 done
 [ -L full-device ] && [ -c full-device ] && [ -p fifo ] && [ -d directory ] || fail "--force replaced a special file"
 [ -c /dev/full ] || fail "/dev/full is no longer a character device"
