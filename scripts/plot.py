@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Pictures of tdcone results, for people who would rather look than read.
 
-    scripts/plot.py RESULT.h5 --output FILE.png [--kind KIND] [--log-count]
+    scripts/plot.py RESULT.h5 --output FILE.png [--kind KIND] [--log-count] [--force]
 
 draws what the file holds (--kind auto, the default, picks the most specific
 group present: balance, labels, selection, sweep, shards, then pairs):
@@ -58,6 +58,7 @@ import math
 import os
 import sys
 
+import _tdcone_output
 import _tdcone_py
 
 _tdcone_py.setup("plot", ("h5py", "numpy", "matplotlib"), program=__name__ == "__main__")
@@ -582,6 +583,7 @@ def arguments(argv=None):
                         help="selection: logarithmic n axis (default: when stop_rank is in the first 10%%)")
     parser.add_argument("--linear-x", dest="log_x", action="store_false", help="selection: linear n axis")
     parser.add_argument("--bins", type=int, default=60, help="pairs, diversity: histogram bins (default 60)")
+    parser.add_argument("--force", action="store_true", help="replace an existing picture (never a symbolic link)")
     args = parser.parse_args(argv)
     if args.output and args.png:
         parser.error("give the picture once: --output FILE.png")
@@ -591,6 +593,9 @@ def arguments(argv=None):
     folder = os.path.dirname(args.output)
     if folder and not os.path.isdir(folder):
         parser.error(f"--output {args.output}: no directory {folder} (create it first)")
+    problem = _tdcone_output.output_problem(args.output, args.force)
+    if problem:  # before the drawing; checked again when the picture is written
+        parser.error(f"--output {problem}")
     return args
 
 
@@ -628,8 +633,11 @@ def figure(args):
 def main(argv=None):
     args = arguments(argv)
     fig, kind, others = figure(args)
+    # The format from the name, as savefig(name) would take it (png without one).
+    extension = os.path.splitext(args.output)[1][1:].lower() or None
     try:
-        fig.savefig(args.output, dpi=110)
+        with _tdcone_output.new_output(args.output, args.force, "plot") as file:
+            fig.savefig(file, dpi=110, format=extension)
     except OSError as error:
         sys.exit(f"plot: cannot write {args.output}: {error.strerror or error}")
     print(f"plot: wrote {args.output} ({kind})" + (f"; also in the file: {', '.join(others)} (--kind)" if others else ""))

@@ -26,18 +26,20 @@ moved or changed input is refused). The tdcone binary is $TDCONE, else
 `tdcone` on PATH, else this checkout's build/tdcone. The join is by pair_id.
 
 As a command: tdcone_frame.py RESULT.h5 [--group G] [--text] [--head N]
-[--csv FILE] prints the frame's shape, attributes and first rows (or writes
+[--csv FILE [--force]] prints the frame's shape, attributes and first rows (or writes
 it as CSV). Uses Debian's python3-h5py, python3-numpy and python3-pandas
 (scripts/install-deps.sh); run as a program by a python3 without them, it
 starts again under /usr/bin/python3 (scripts/_tdcone_py.py).
 """
 import argparse
+import io
 import json
 import os
 import shutil
 import subprocess
 import sys
 
+import _tdcone_output
 import _tdcone_py
 
 _tdcone_py.setup("tdcone_frame", ("h5py", "numpy", "pandas"), program=__name__ == "__main__")
@@ -159,14 +161,27 @@ def main(argv=None):
     parser.add_argument("--group", default="pairs", help="the group to read (default: pairs)")
     parser.add_argument("--text", action="store_true", help="join the input text (tdcone export --to jsonl --text)")
     parser.add_argument("--head", type=int, default=10, help="rows to print (default 10)")
-    parser.add_argument("--csv", help="write the whole frame as CSV to this file ('-': standard output)")
+    parser.add_argument("--csv", help="write the whole frame as CSV to this new file ('-': standard output)")
+    parser.add_argument("--force", action="store_true", help="--csv: replace an existing file (never a symbolic link)")
     args = parser.parse_args(argv)
+    problem = args.csv and args.csv != "-" and _tdcone_output.output_problem(args.csv, args.force)
+    if problem:  # before the reading; checked again when the file is written
+        parser.error(f"--csv {problem}")
     try:
         frame = read_frame(args.hdf5, args.group, text=args.text)
     except (KeyError, ValueError, RuntimeError, FileNotFoundError, OSError) as error:
         sys.exit(str(error.args[0]) if error.args else str(error))
     if args.csv:
-        frame.to_csv(sys.stdout if args.csv == "-" else args.csv, index=False)
+        if args.csv == "-":
+            frame.to_csv(sys.stdout, index=False)
+            return
+        try:
+            with _tdcone_output.new_output(args.csv, args.force, "tdcone_frame") as file:
+                text = io.TextIOWrapper(file, encoding="utf-8", newline="")
+                frame.to_csv(text, index=False)
+                text.detach()  # flushed; the file is closed by new_output
+        except OSError as error:
+            sys.exit(f"tdcone_frame: cannot write {args.csv}: {error.strerror or error}")
         return
     print(f"{args.hdf5} /{args.group}: {len(frame)} rows x {len(frame.columns)} columns")
     for key, value in frame.attrs.items():
