@@ -61,6 +61,9 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
     check_output_target(path, force);
     f.lock.emplace(path);
     f.partial = io::create_partial(path);
+    // MPI-IO opens the file by name: its name is ours, but H5Fcreate makes the
+    // file anew, exclusively, so that a link put there meanwhile is refused.
+    ::unlink(f.partial.c_str());
   });
   f.created = true;
   int length = static_cast<int>(f.partial.size());
@@ -76,7 +79,7 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
   f.remove_on_abort.emplace([partial = f.partial] { ::unlink(partial.c_str()); });
   hid_t id = -1;
   f.agree(true, [&] {
-    id = H5Fcreate(f.partial.c_str(), H5F_ACC_TRUNC, fcpl.get(), fapl.get());
+    id = H5Fcreate(f.partial.c_str(), H5F_ACC_EXCL, fcpl.get(), fapl.get());
     if (id < 0) throw IoError(cat("cannot create ", f.partial, ": ", detail::hdf5_reason()));
   });
   f.file = Handle(id, H5Fclose);
