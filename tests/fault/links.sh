@@ -77,6 +77,21 @@ echo "ok: stale temporary files are removed by the next job on the output and na
 # SIGTERM and SIGINT during export: neither the temporary file nor the lock is left.
 awk 'BEGIN { for (i = 0; i < 600000; i++) printf "w%d a b c d\tx%d y z\n", i % 5000, i % 7000 }' > big.tsv
 "$TDCONE" score --input big.tsv --output big.h5 >/dev/null 2>&1 || fail "score big.tsv"
+# SIGKILL of every rank while the result is written: the temporary file is
+# left (nothing can remove it then), and the next job on that output removes it.
+run_mpi 2 score --input big.tsv --output k.h5 >/dev/null 2>&1 &
+mpirun_pid=$!
+for _ in $(seq 3000); do
+  ls k.h5.partial-* >/dev/null 2>&1 && break
+  sleep 0.02
+done
+kill -KILL $(pgrep -P "$mpirun_pid") 2>/dev/null || true
+wait "$mpirun_pid" || true
+left=$(ls k.h5.partial-?????? 2>/dev/null) || fail "SIGKILL of every rank left no temporary file to clear"
+bounded 120 0 "removed $left, a temporary file a stopped job left" -- run_mpi 2 score --input c.tsv --output k.h5
+! ls k.h5.partial-* >/dev/null 2>&1 || fail "the next job left $(ls k.h5.partial-*)"
+echo "ok: the temporary file of a job whose ranks were all killed is removed by the next job, named"
+
 # signal_export SIGNAL N: an export of big.h5 on N ranks (0: no mpirun), sent SIGNAL while it writes.
 signal_export() {
   local signal=$1 ranks=$2 pid rc=0
