@@ -17,7 +17,10 @@ namespace tdcone::io {
 
 namespace {
 
+constexpr char kStandardInput[] = "/dev/stdin";
+
 std::vector<std::string> expand(const std::string& pattern) {
+  if (pattern == "-") return {kStandardInput};
   if (pattern.find_first_of("*?[") == std::string::npos) {
     struct stat st;
     if (::stat(pattern.c_str(), &st) != 0 && (errno == ENOENT || errno == ENOTDIR))
@@ -162,24 +165,88 @@ std::vector<InputFile> resolve_inputs(const std::vector<std::string>& patterns) 
 
 std::vector<InputFile> stat_inputs(const std::vector<std::string>& patterns) { return each_file(patterns, look_up); }
 
+namespace {
+
+enum class Change { none, other_file, shorter, modified };
+
+// How `seen` differs from `reference`, the same entry looked up elsewhere or
+// earlier: the rules of how_files_differ (both streams: no change).
+Change compare_files(const InputFile& seen, const InputFile& reference, bool same_host) {
+  if (seen.stream || reference.stream) return Change::none;
+  const bool same_inode = seen.inode == reference.inode && (!same_host || seen.device == reference.device);
+  const bool same_stamp = seen.size == reference.size && seen.mtime_ns == reference.mtime_ns;
+  if (!same_inode && !(same_stamp && !same_host)) return Change::other_file;
+  if (seen.size < reference.size) return Change::shorter;
+  if (seen.size == reference.size ? seen.mtime_ns != reference.mtime_ns : seen.mtime_ns < reference.mtime_ns)
+    return Change::modified;
+  return Change::none;
+}
+
+}  // namespace
+
 std::string how_files_differ(const InputFile& seen, const InputFile& reference, bool same_host) {
   if (seen.path != reference.path) return cat("the file is ", seen.path, " here but ", reference.path, " there");
   if (seen.stream != reference.stream)
     return seen.stream ? "it is a stream (pipe, FIFO or empty) here but a file there" : "it is a stream there";
-  if (seen.stream) return "";
-  const bool same_inode = seen.inode == reference.inode && (!same_host || seen.device == reference.device);
-  const bool same_stamp = seen.size == reference.size && seen.mtime_ns == reference.mtime_ns;
   const auto identity = [&](const InputFile& f) {
     return cat(same_host ? cat("device ", f.device, ", ") : std::string(), "inode ", f.inode, ", ", f.size, " bytes");
   };
-  if (!same_inode && !(same_stamp && !same_host))
-    return cat("it is another file here (", identity(seen), ") than there (", identity(reference), ")");
-  if (seen.size < reference.size)
-    return cat("it has ", seen.size, " bytes here but ", reference.size, " there (cut or rewritten while the job starts?)");
-  if (seen.size == reference.size ? seen.mtime_ns != reference.mtime_ns : seen.mtime_ns < reference.mtime_ns)
-    return cat("it was modified at another time here than there (", seen.size, " bytes here, ", reference.size,
-               " there): rewritten while the job starts?");
+  switch (compare_files(seen, reference, same_host)) {
+    case Change::other_file:
+      return cat("it is another file here (", identity(seen), ") than there (", identity(reference), ")");
+    case Change::shorter:
+      return cat("it has ", seen.size, " bytes here but ", reference.size, " there (cut or rewritten while the job starts?)");
+    case Change::modified:
+      return cat("it was modified at another time here than there (", seen.size, " bytes here, ", reference.size,
+                 " there): rewritten while the job starts?");
+    case Change::none: break;
+  }
   return "";
+}
+
+std::string how_file_changed(const InputFile& now, const InputFile& recorded, bool same_host) {
+  if (recorded.stream) return "";
+  if (now.stream) {  // an empty regular file is looked up as a stream
+    const std::string kind = not_a_regular_file(now.path);
+    return kind.empty() ? cat("it was cut: it has 0 bytes now, but ", recorded.size, " when the job started")
+                        : cat("it is ", kind, " now");
+  }
+  switch (compare_files(now, recorded, same_host)) {
+    case Change::other_file:
+      return cat("it was replaced by another file (inode ", recorded.inode, " at the start, ", now.inode, " now)");
+    case Change::shorter:
+      return cat("it was cut: it has ", now.size, " bytes now, but ", recorded.size, " when the job started");
+    case Change::modified: return "it was rewritten (modified, and not only appended to)";
+    case Change::none: break;
+  }
+  return "";
+}
+
+void check_unchanged(const InputFile& recorded, bool same_host) {
+  if (recorded.stream) return;
+  std::string how;
+  try {
+    how = how_file_changed(look_up(recorded.path), recorded, same_host);
+  } catch (const UsageError& error) {  // removed, or no longer readable
+    how = cat("it cannot be looked up now (", error.what(), ")");
+  }
+  if (!how.empty()) throw IoError(changed_while_read(recorded.path, how));
+}
+
+std::string changed_while_read(const std::string& path, const std::string& how) {
+  return cat(path, " changed while the job read it: ", how,
+             ". The lines read are not those of one file: leave it unchanged while tdcone reads it (or give a copy), "
+             "then run again");
+}
+
+std::string not_a_regular_file(const std::string& path) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return "";
+  if (S_ISFIFO(st.st_mode)) return "a pipe or FIFO";
+  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "a terminal or device";
+  if (S_ISSOCK(st.st_mode)) return "a socket";
+  if (S_ISDIR(st.st_mode)) return "a directory";
+  return "not a regular file";
 }
 
 std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, int n_ranks) {

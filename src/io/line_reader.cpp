@@ -31,6 +31,13 @@ constexpr std::uint64_t kUnknown = std::numeric_limits<std::uint64_t>::max();
 constexpr int kFileStart = -1;  // "byte" before the first byte of a file
 constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 
+// A file (not a stream) that ends before the size the job recorded at its
+// start was cut while it was read: its lines would silently be fewer.
+[[noreturn]] void ended_early(const std::string& path, std::uint64_t end, std::uint64_t recorded_size) {
+  throw IoError(changed_while_read(
+      path, cat("it was cut: it ends at byte ", end, " now, but had ", recorded_size, " bytes when the job started")));
+}
+
 // The first '\n' or '\r' in [p, end), or end: either ends a line. Sixteen
 // bytes a step where SSE2 exists (all x86-64): as fast as the memchr for '\n'
 // alone it replaces, where a byte loop is a quarter as fast.
@@ -86,6 +93,8 @@ class ByteSource {
   virtual std::uint64_t segment_end() const = 0;
   /// On-disk bytes of the segment read so far.
   virtual std::uint64_t consumed() const = 0;
+  /// Bytes a stream delivered so far (0 for a file).
+  virtual std::uint64_t stream_bytes() const { return 0; }
 };
 
 class PlainSource final : public ByteSource {
@@ -100,6 +109,7 @@ class PlainSource final : public ByteSource {
   std::size_t fill(char* dst, std::size_t capacity) override {
     const std::size_t want = std::min<std::uint64_t>(capacity, size_ - std::min(pos_, size_));
     const std::size_t n = want == 0 ? 0 : file_.read_at(dst, want, pos_);
+    if (n < want) ended_early(file_.path(), pos_ + n, size_);
     pos_ += n;
     if (n < capacity) at_end_ = true;
     return n;
@@ -200,6 +210,8 @@ class ZstdSource final : public ByteSource {
     if (in_.size == chunk_length_) {
       chunk_offset_ = next;
       chunk_length_ = file_.read_at(chunk_.data(), chunk_.size(), next);
+      if (chunk_length_ < std::min<std::uint64_t>(chunk_.size(), offsets_.back() - next))
+        ended_early(file_.path(), next + chunk_length_, offsets_.back());
       in_.pos = 0;
     }
     in_.size = std::min<std::uint64_t>(chunk_length_, frame_end() - chunk_offset_);
@@ -263,6 +275,7 @@ class DecodingSource final : public ByteSource {
   std::uint64_t segment_end() const override { return kUnknown; }
   // On-disk bytes decoded so far; a stream's size is unknown: no share of the progress.
   std::uint64_t consumed() const override { return stream_ ? 0 : chunk_offset_ + in_.pos; }
+  std::uint64_t stream_bytes() const override { return stream_ ? chunk_offset_ + in_.size : 0; }
 
  private:
   // A file (not a stream) up to the size it had when the job resolved it, as PlainSource.
@@ -270,6 +283,7 @@ class DecodingSource final : public ByteSource {
     chunk_offset_ += in_.size;
     const std::size_t want = stream_ ? chunk_.size() : std::min<std::uint64_t>(chunk_.size(), size_ - chunk_offset_);
     in_ = {chunk_.data(), want == 0 ? 0 : file_.read(chunk_.data(), want), 0};
+    if (!stream_ && in_.size < want) ended_early(file_.path(), chunk_offset_ + in_.size, size_);
     input_ended_ = in_.size < chunk_.size();
   }
 
@@ -418,6 +432,8 @@ LineReader::LineReader(const InputFile& file, const Segment& segment, std::uint6
 LineReader::~LineReader() = default;
 
 bool LineReader::next(Line& line) { return impl_->next(line); }
+
+std::uint64_t LineReader::stream_bytes() const { return impl_->source->stream_bytes(); }
 
 std::uint64_t LineReader::bytes_consumed() const {
   return impl_->finished ? impl_->segment_bytes : impl_->source->consumed();

@@ -33,11 +33,28 @@ struct PendingBadLine {
 struct SegmentLines {
   std::uint64_t file, lines;
   std::uint64_t fingerprint;  // io::LineFingerprint of the segment's lines, as if it started at line 0
+  std::uint64_t stream_bytes;  // a stream's: the bytes it delivered
   template <class Archive>
   void serialize(Archive& ar, unsigned) {
-    ar & file & lines & fingerprint;
+    ar & file & lines & fingerprint & stream_bytes;
   }
 };
+
+// Whether this rank runs on the host of rank 0, which looked the input files
+// up for every rank (a device number means something on its host only). Collective.
+bool on_host_of_rank_0(const boost::mpi::communicator& comm) {
+  std::string host = host_name();
+  if (comm.size() > 1) boost::mpi::broadcast(comm, host, 0);
+  return host == host_name();
+}
+
+// After reading: every file this rank read (once each; segments come in file
+// order) must still be the one recorded at the start, else it was cut,
+// replaced or rewritten while the job read it (io::check_unchanged).
+void check_files_read(const std::vector<io::InputFile>& files, const std::vector<io::Segment>& segments, bool same_host) {
+  for (std::size_t k = 0; k < segments.size(); ++k)
+    if (k == 0 || segments[k].file != segments[k - 1].file) io::check_unchanged(files[segments[k].file], same_host);
+}
 
 }  // namespace
 
@@ -52,8 +69,9 @@ text::TokenizedShare read_share(const boost::mpi::communicator& comm, const std:
   builder.expect_bytes(share_bytes);
 
   std::vector<std::uint64_t> lines_per_segment;
-  std::vector<std::uint64_t> segment_fingerprints;
+  std::vector<std::uint64_t> segment_fingerprints, segment_stream_bytes;
   std::vector<PendingBadLine> pending;
+  const bool same_host = on_host_of_rank_0(comm);
   // A read error (a damaged zstd frame, an I/O error) may hit some ranks only:
   // it is agreed on before the numbering exchange below.
   collective_step(comm, [&] {
@@ -79,18 +97,22 @@ text::TokenizedShare read_share(const boost::mpi::communicator& comm, const std:
       bytes_before += reader.bytes_consumed();
       lines_per_segment.push_back(index);
       segment_fingerprints.push_back(fingerprint.sum());
+      segment_stream_bytes.push_back(reader.stream_bytes());
     }
+    check_files_read(files, segments, same_host);
   });
 
   // Global numbering: pair ids run over ranks in order; line numbers count
   // the lines of earlier segments of the same file.
   std::vector<SegmentLines> mine;
   for (std::size_t k = 0; k < segments.size(); ++k)
-    mine.push_back({segments[k].file, lines_per_segment[k], segment_fingerprints[k]});
+    mine.push_back({segments[k].file, lines_per_segment[k], segment_fingerprints[k], segment_stream_bytes[k]});
   std::vector<std::vector<SegmentLines>> all;
   boost::mpi::all_gather(comm, mine, all);
   share.file_lines.assign(files.size(), 0);
   share.file_fingerprints.assign(files.size(), 0);
+  share.file_sizes.assign(files.size(), 0);
+  for (std::size_t i = 0; i < files.size(); ++i) share.file_sizes[i] = files[i].size;
   const int rank = comm.rank();
   std::vector<std::uint64_t> lines_on_lower_ranks(files.size(), 0);  // per file
   for (int r = 0; r < comm.size(); ++r)
@@ -98,6 +120,7 @@ text::TokenizedShare read_share(const boost::mpi::communicator& comm, const std:
       // Segments arrive in (file, offset) order over the ranks: each starts where the file's lines so far end.
       share.file_fingerprints[s.file] += io::LineFingerprint::shifted(s.fingerprint, share.file_lines[s.file]);
       share.file_lines[s.file] += s.lines;
+      share.file_sizes[s.file] += s.stream_bytes;  // a stream's size is 0 until read
       share.total_lines += s.lines;
       if (r < rank) {
         share.first_pair_id += s.lines;
@@ -152,6 +175,7 @@ text::TokenizedShare read_parallel_share(const boost::mpi::communicator& comm,
 
   // 1. Every rank counts the lines of its src and tgt segments.
   std::vector<SegmentCount> my_src, my_tgt;
+  const bool same_host = on_host_of_rank_0(comm);
   collective_step(comm, [&] {
     my_src = count_segments(src_files, src_segments);
     my_tgt = count_segments(tgt_files, tgt_segments);
@@ -225,6 +249,9 @@ text::TokenizedShare read_parallel_share(const boost::mpi::communicator& comm,
       fingerprints[file] += io::LineFingerprint::shifted(src_fingerprint.sum(), first_line[k]);
       fingerprints[n_files + file] += io::LineFingerprint::shifted(tgt_fingerprint.sum(), first_line[k]);
     }
+    check_files_read(src_files, src_segments, same_host);
+    check_files_read(tgt_files, tgt_segments, same_host);
+    check_files_read(tgt_files, src_segments, same_host);  // tgt file i, read alongside src file i
   });
   // Sums mod 2^64 of pieces: the same for any number of ranks. (Not in place:
   // Boost binds a reference to MPI_IN_PLACE, undefined behaviour.)

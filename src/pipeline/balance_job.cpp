@@ -33,6 +33,7 @@ void check_options(const BalanceConfig& o) {
   if (o.rank_by == RankBy::cynical && o.ranking.empty())
     throw UsageError("--rank-by cynical takes the ranks of a select result of this corpus: give it with --ranking");
   if (o.rank_by == RankBy::random && !o.ranking.empty()) throw UsageError("--ranking is for --rank-by tdcone or cynical");
+  if (!o.ranking.empty()) check_result_path("--ranking", o.ranking);
   check_where_options(o.where);
 }
 

@@ -103,6 +103,16 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
     }
   if (run.paths.empty()) throw UsageError(cat(run.result, " records no input files; give them with --input"));
   std::vector<io::InputFile> files = io::resolve_inputs(run.paths);
+  // Looked up, never opened: a FIFO would wait for a writer, forever.
+  for (const io::InputFile& file : files)
+    if (const std::string kind = file.stream ? io::not_a_regular_file(file.path) : ""; !kind.empty())
+      throw UsageError(run.overridden
+                           ? cat("--input ", file.path, " is ", kind, ": export reads the text of the run again and "
+                                 "checks it against what the run recorded, from a regular file; save the text to a "
+                                 "file and give that")
+                           : cat(run.result, " was computed from ", file.path, ", which is ", kind, ": the run read "
+                                 "its text once, as a stream, and it cannot be read again; give a file with the same "
+                                 "text with --input, or rerun tdcone score on a regular file"));
   if (run.parallel_files > 0 && files.size() != 2 * run.parallel_files)
     throw UsageError(cat(run.result, " was computed from ", run.parallel_files, " --src-file and as many --tgt-file files: ",
                          "--input must give ", 2 * run.parallel_files, " files, the src files then the tgt files"));
@@ -116,7 +126,7 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
     return UsageError(cat(named(k), " is not the input ", run.result, " was computed from: ", what,
                           run.overridden ? "" : "; if the original is elsewhere now, give its path with --input"));
   };
-  std::vector<bool> grown(files.size());
+  std::vector<bool> grown(files.size()), size_unknown(files.size());
   if (checked) {
     if (files.size() != run.sizes.size()) {
       std::string list;
@@ -125,6 +135,10 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
                            run.sizes.size(), ": ", list));
     }
     for (std::size_t k = 0; k < files.size(); ++k) {
+      // An older tdcone recorded a stream (a pipe, FIFO, /dev/stdin) as 0
+      // bytes: its size is unknown; its lines and fingerprint are checked.
+      size_unknown[k] = run.sizes[k] == 0 && run.lines[k] > 0;
+      if (size_unknown[k]) continue;
       // A plain file appended to since the run: the run read the recorded
       // prefix (mpi::agreed_inputs), and so does this; the fingerprints check it.
       grown[k] = files[k].size > run.sizes[k] && files[k].compression == io::Compression::none && !files[k].stream;
@@ -193,9 +207,10 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
   });
   if (checked)
     for (std::size_t k = 0; k < files.size(); ++k) {
-      const std::string what = grown[k] ? cat("it has grown since the run, and its first ", run.sizes[k],
-                                              " bytes (the part the run read)")
-                                          : std::string("its size is the same, but it");
+      const std::string what = grown[k]          ? cat("it has grown since the run, and its first ", run.sizes[k],
+                                                       " bytes (the part the run read)")
+                               : size_unknown[k] ? std::string("the run read a stream of unrecorded size, and it")
+                                                 : std::string("its size is the same, but it");
       if (fingerprints[k].lines() != run.lines[k])
         throw not_the_input(k, cat(what, grown[k] ? " hold " : " has ", fingerprints[k].lines(), " lines (recorded ",
                                    run.lines[k], ")"));

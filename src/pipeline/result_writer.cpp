@@ -39,9 +39,11 @@ void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& 
   // when a file is no longer the one that was read.
   std::vector<std::string> paths;
   std::vector<std::uint64_t> sizes;
-  for (const auto& f : inputs) {
-    paths.push_back(recorded_path(f));
-    sizes.push_back(f.size);
+  // A stream's size is the bytes it delivered (share.file_sizes).
+  const bool read_sizes = share.file_sizes.size() == inputs.size();
+  for (std::size_t k = 0; k < inputs.size(); ++k) {
+    paths.push_back(recorded_path(inputs[k]));
+    sizes.push_back(read_sizes ? share.file_sizes[k] : inputs[k].size);
   }
   set_attribute(file, schema::root::tdcone_version, std::string(TDCONE_VERSION));
   set_attribute(file, schema::root::command, command);

@@ -1,9 +1,11 @@
 #include "tdcone/pipeline/where_filter.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/io/input_files.hpp"
 #include "tdcone/pipeline/export_where.hpp"
 #include "tdcone/pipeline/result_checks.hpp"
 #include "tdcone/schema/results.hpp"
@@ -15,6 +17,16 @@ void check_where_options(const WhereFilter& filter) {
     throw UsageError(filter.where.empty() ? "--where-result is read by --where: give the conditions with --where"
                                           : "--where reads the /pairs of a score result of this corpus: give it with "
                                             "--where-result (e.g. the output of tdcone score --dedup tokens)");
+  if (!filter.where_result.empty()) check_result_path("--where-result", filter.where_result);
+}
+
+void check_result_path(const std::string& option, const std::string& path) {
+  std::error_code error;
+  if (!std::filesystem::exists(path, error))
+    throw UsageError(cat(option, " ", path, ": no such file; give a tdcone result (.h5)"));
+  if (const std::string kind = io::not_a_regular_file(path); !kind.empty())
+    throw UsageError(cat(option, " ", path, " is ", kind, ", not a file: a result is read in place (HDF5 seeks in it); "
+                         "give the .h5 file itself"));
 }
 
 void check_same_corpus(const h5::Reader& reader, const std::string& option, const std::string& path,

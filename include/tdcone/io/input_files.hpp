@@ -13,7 +13,7 @@ const char* compression_name(Compression compression);
 
 struct InputFile {
   std::string path;
-  std::uint64_t size = 0;  // bytes on disk (0 for a stream)
+  std::uint64_t size = 0;  // bytes on disk (0 for a stream: its length is known once it is read)
   Compression compression = Compression::none;  // detected from the magic bytes
   // zstd: byte offset of every frame, followed by `size` (so frame i is
   // [frame_offsets[i], frame_offsets[i+1])). Skippable frames are not listed.
@@ -30,11 +30,12 @@ struct InputFile {
   std::int64_t mtime_ns = 0;
 };
 
-/// The paths a path or glob names (a glob's matches sorted by byte order).
+/// The paths a path or glob names (a glob's matches sorted by byte order);
+/// "-" names standard input, /dev/stdin (read by rank 0, as every stream).
 /// Throws UsageError for a missing path or a glob matching nothing.
 std::vector<std::string> expand_pattern(const std::string& pattern);
 
-/// Expands paths and globs in the order given (matches of one glob sorted by
+/// Expands paths and globs ("-": /dev/stdin) in the order given (matches of one glob sorted by
 /// name), detects compression from the first bytes (zstd, gzip, xz, bzip2;
 /// anything else is plain text) and, for zstd, scans frame boundaries without
 /// decompressing; streams are not opened. Throws UsageError for a pattern
@@ -55,6 +56,30 @@ std::vector<InputFile> stat_inputs(const std::vector<std::string>& patterns);
 /// number is the host's own), and a copy staged to node-local disk keeps the
 /// size and modification time (`cp -p`, `sbcast -p`).
 std::string how_files_differ(const InputFile& seen, const InputFile& reference, bool same_host);
+
+/// What makes `now` (the file at `recorded.path` as it is now, looked up as
+/// stat_inputs does) another file than `recorded` (as the job recorded it at
+/// its start), or "" when it is the same file, or the same file grown since
+/// (appended to: the job read the recorded prefix). `same_host`: `recorded`
+/// was looked up on this host (else the device number is not compared, as in
+/// how_files_differ). A stream is not compared.
+std::string how_file_changed(const InputFile& now, const InputFile& recorded, bool same_host);
+
+/// Throws IoError naming the file unless the file at `recorded.path` is still
+/// the one recorded (how_file_changed): checked after reading it, so that a
+/// file cut, replaced or rewritten while it was read stops the job instead of
+/// giving a result of fewer or other lines than recorded.
+void check_unchanged(const InputFile& recorded, bool same_host);
+
+/// The message of a file found changed while it was read, `how` saying how:
+/// "PATH changed while the job read it: HOW. ..." (an IoError's).
+std::string changed_while_read(const std::string& path, const std::string& how);
+
+/// "" for a regular file (or a missing one); else what `path` is, for
+/// messages: "a FIFO (named pipe)", "a pipe", "a terminal or device", "a
+/// socket", "a directory". Only looked up (stat), never opened: opening a
+/// FIFO blocks until someone writes to it.
+std::string not_a_regular_file(const std::string& path);
 
 /// A contiguous piece of one input file: bytes [begin, end) of a plain file,
 /// frames [begin, end) of a zstd file, or [0, 1) for all of a gzip, xz or

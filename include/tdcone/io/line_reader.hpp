@@ -21,8 +21,9 @@ struct Line {
 
 class LineReader {
  public:
-  /// Opens `file` for the lines of `segment`. Throws IoError on read errors
-  /// or corrupt or truncated compressed data ("PATH: corrupt gzip data: ...").
+  /// Opens `file` for the lines of `segment`. Throws IoError on read errors,
+  /// corrupt or truncated compressed data ("PATH: corrupt gzip data: ..."),
+  /// or a file that ends before its recorded `size` (cut while it is read).
   LineReader(const InputFile& file, const Segment& segment, std::uint64_t max_line_bytes);
   ~LineReader();
   LineReader(const LineReader&) = delete;
@@ -34,6 +35,10 @@ class LineReader {
 
   /// Progress in on-disk bytes of this segment consumed so far (for ETA).
   std::uint64_t bytes_consumed() const;
+
+  /// Of a stream: the bytes it delivered so far, all of them once next()
+  /// returned false (what the run records as its size). 0 for a file.
+  std::uint64_t stream_bytes() const;
 
  private:
   struct Impl;

@@ -19,7 +19,10 @@ namespace tdcone::mpi {
 /// a corpus and its reference so that their word ids agree).
 /// `on_progress(lines, fraction)` is called now and then.
 /// Collective (exchanges line counts). A read error on any rank becomes an
-/// mpi::CollectiveError on every rank.
+/// mpi::CollectiveError on every rank, and so does a file that is not, after
+/// reading, the one recorded at the start (cut, replaced or rewritten while it
+/// was read: io::check_unchanged; a file that ends early is caught as it is
+/// read). share.file_sizes records each stream's bytes as delivered.
 text::TokenizedShare read_share(const boost::mpi::communicator& comm, const std::vector<io::InputFile>& files,
                                 const text::ReadOptions& options, text::Vocabulary& vocabulary,
                                 const std::function<void(std::uint64_t, double)>& on_progress = {});
@@ -30,7 +33,8 @@ text::TokenizedShare read_share(const boost::mpi::communicator& comm, const std:
 /// the TSV line "SRC\tTGT" (`paste`), except that --max-line-bytes applies to
 /// each line, and a bad line is reported in the file of the side that is bad.
 /// Collective; a src file and its tgt file with different line counts stop
-/// every rank (exit status 1) naming both files and both counts.
+/// every rank (exit status 1) naming both files and both counts, and so does
+/// a file changed while it was read, as in read_share.
 text::TokenizedShare read_parallel_share(const boost::mpi::communicator& comm,
                                          const std::vector<io::InputFile>& src_files,
                                          const std::vector<io::InputFile>& tgt_files, const text::ReadOptions& options,

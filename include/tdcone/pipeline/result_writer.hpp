@@ -27,7 +27,8 @@ void set_attribute(h5::OutputFile& file, const schema::Attribute& attribute, con
 std::string recorded_path(const io::InputFile& file);
 
 /// Root attributes of SPEC §8, and the group `/inputs`: a row per input file,
-/// `path` (absolute), `size` (bytes), `lines` and `fingerprint`
+/// `path` (absolute), `size` (bytes; a stream's: the bytes it delivered,
+/// share.file_sizes), `lines` and `fingerprint`
 /// (io::LineFingerprint), from `share` (the share read from `inputs`). Collective.
 void write_run_attributes(const boost::mpi::communicator& comm, h5::OutputFile& file, const std::string& command,
                           const std::string& config_toml, const std::vector<io::InputFile>& inputs,

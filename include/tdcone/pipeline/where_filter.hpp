@@ -20,8 +20,15 @@ struct WhereFilter {
   bool given() const { return !where.empty(); }
 };
 
-/// Throws UsageError unless both or neither of --where and --where-result are given.
+/// Throws UsageError unless both or neither of --where and --where-result are
+/// given, and --where-result names a regular file (check_result_path).
 void check_where_options(const WhereFilter& filter);
+
+/// Throws UsageError naming `option` (--where-result, --ranking) unless the
+/// result `path` exists and is a regular file: HDF5 reads a result at random
+/// offsets, which a FIFO or pipe cannot give. Only looked up, so it is cheap
+/// to check before the corpus is read.
+void check_result_path(const std::string& option, const std::string& path);
 
 /// Throws UsageError unless the result `reader` (the file `path`, read by
 /// `option`: --ranking, --where-result) was computed on the corpus of `share`:

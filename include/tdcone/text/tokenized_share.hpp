@@ -78,6 +78,10 @@ struct TokenizedShare {
   // same for any number of ranks; recorded so that export can check the file).
   // A parallel corpus: its src files, then its tgt files.
   std::vector<std::uint64_t> file_lines, file_fingerprints;
+  // Per input file, over all ranks: the bytes read, as the run records them:
+  // a file's size at the start, a stream's bytes as it delivered them. Empty
+  // for a parallel corpus (no streams: the files' sizes).
+  std::vector<std::uint64_t> file_sizes;
   std::uint64_t bad_count = 0;     // on this rank
   std::vector<BadLine> bad_lines;  // this rank's first kReportedBadLines
   // With labels: one value id per label and pair (the interner's "no value",
