@@ -15,6 +15,9 @@ void check_where_options(const WhereFilter& filter) {
     throw UsageError(filter.where.empty() ? "--where-result is read by --where: give the conditions with --where"
                                           : "--where reads the /pairs of a score result of this corpus: give it with "
                                             "--where-result (e.g. the output of tdcone score --dedup tokens)");
+  // Every rank refuses a malformed or over-long condition here, the same way,
+  // before any file is read.
+  for (const std::string& condition : filter.where) split_where(condition);
 }
 
 void check_same_corpus(const h5::Reader& reader, const std::string& option, const std::string& path,

@@ -20,7 +20,8 @@ struct WhereFilter {
   bool given() const { return !where.empty(); }
 };
 
-/// Throws UsageError unless both or neither of --where and --where-result are given.
+/// Throws UsageError unless both or neither of --where and --where-result are
+/// given, and every condition has the shape of one (split_where).
 void check_where_options(const WhereFilter& filter);
 
 /// Throws UsageError unless the result `reader` (the file `path`, read by
