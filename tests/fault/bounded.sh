@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Bounded everything: a --where of any length is refused in a moment with a
 # message naming its length and the limit (export, and select and balance on
-# every rank: no rank dies of a signal); synth --first-pair has a bound that
-# runs in seconds; synth writes under a temporary name, so a killed synth
-# leaves no cut-off corpus and --force keeps the old file until the new one is
-# whole; a synth .zst carries content checksums, so a flipped byte is an error.
+# every rank: no rank dies of a signal); a result's tdcone_version of any
+# length is read without a crash; synth --first-pair has a bound that runs in
+# seconds; synth writes under a temporary name, so a killed synth leaves no
+# cut-off corpus and --force keeps the old file until the new one is whole; a
+# synth .zst carries content checksums, so a flipped byte is an error.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
@@ -47,6 +48,21 @@ for n in 2 3; do
 done
 [ ! -e s.h5 ] && [ ! -e b.h5 ] || fail "a refused --where left an output"
 echo "ok: select and balance --where over 4096 characters stop every rank with the message (2 and 3 ranks)"
+
+# A result file's tdcone_version of any length is read without recursion.
+"$PY" - <<'PY'
+import shutil
+import h5py
+for name, version in (("long-suffix.h5", "0.1-" + "x" * 100000), ("many-parts.h5", "7" + ".1" * 50000)):
+    shutil.copy("r.h5", name)
+    with h5py.File(name, "a") as f:
+        f.attrs["tdcone_version"] = version
+PY
+rc=0
+timeout -k 5 30 "$TDCONE" info long-suffix.h5 >/dev/null 2>info.err || rc=$?
+[ "$rc" = 0 ] || fail "info of a result with a 100,004-character tdcone_version: exit $rc ($(head -c 300 info.err))"
+bounded 30 1 "many-parts.h5 was written by tdcone 7.1.1.1.*\.\.\., a newer major version" -- "$TDCONE" info many-parts.h5
+echo "ok: a tdcone_version of 100,000 characters is read, and quoted in part"
 
 # --first-pair: the largest accepted value in seconds, a larger one refused naming the bound.
 bounded 30 2 "0 to 1000000000" -- "$TDCONE" synth --pairs 1 --first-pair 100000000000 --output far.tsv
