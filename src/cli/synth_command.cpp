@@ -15,10 +15,13 @@ namespace tdcone::cli {
 
 namespace {
 
-// A trillion lines is some 100 TB of text, past any real corpus; with
-// --first-pair at most 2^62, the last line number cannot wrap around.
+// A trillion lines is some 100 TB of text, past any real corpus.
 constexpr std::uint64_t kMaxSynthPairs = 1'000'000'000'000;
-constexpr std::uint64_t kMaxFirstPair = std::uint64_t{1} << 62;
+// The twitter profile finds its first line by walking the run lengths from
+// line 0 (each drawn in turn from the last), so the start costs time in
+// proportion to --first-pair; a billion lines is a few seconds of that, and
+// far beyond any corpus a held-out reference has to follow.
+constexpr std::uint64_t kMaxFirstPair = 1'000'000'000;
 
 }  // namespace
 
@@ -32,7 +35,10 @@ void add_synth_options(OptionSet& o, SynthOptionsCli& s) {
         "and a close paraphrase of it (low TD-CONE; the generator before profiles, same bytes)",
         one_of({"twitter", "paraphrase"}));
   o.add("pairs", s.pairs, "Number of lines", whole_number(1, kMaxSynthPairs));
-  o.add("first-pair", s.first_pair, "Start at this line of the seed's corpus: a held-out reference is --first-pair N with N beyond the corpus",
+  o.add("first-pair", s.first_pair,
+        "Start at this line of the seed's corpus: a held-out reference is --first-pair N with N beyond the corpus. "
+        "At most 1,000,000,000: the twitter profile walks its runs of lines from line 0 to get there, a few seconds "
+        "for the largest value",
         whole_number(0, kMaxFirstPair));
   o.add("seed", s.seed, "Random seed: same seed, same corpus (and vocabulary)", whole_number(0, kAnyCount));
   o.add("vocabulary", s.vocabulary, "Word types of the Zipfian vocabulary (twitter: besides made-up names, handles, numbers and links)",

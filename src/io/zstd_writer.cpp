@@ -17,11 +17,13 @@ struct ContextDeleter {
 };
 using Context = std::unique_ptr<ZSTD_CCtx, ContextDeleter>;
 
-// One frame into `out` (ZSTD_compress semantics on a reused context); its size.
+// One frame into `out`; its size. `context` null: ZSTD_compress's frame at
+// `level`; else ZSTD_compress2's with the context's parameters.
 std::size_t compress_into(ZSTD_CCtx* context, std::vector<char>& out, const char* data, std::size_t size, int level,
                           const std::string& what) {
   out.resize(ZSTD_compressBound(size));
-  const std::size_t n = ZSTD_compressCCtx(context, out.data(), out.size(), data, size, level);
+  const std::size_t n = context ? ZSTD_compress2(context, out.data(), out.size(), data, size)
+                                : ZSTD_compress(out.data(), out.size(), data, size, level);
   if (ZSTD_isError(n)) throw IoError(cat("cannot compress ", what, ": ", ZSTD_getErrorName(n)));
   return n;
 }
@@ -42,9 +44,8 @@ struct ZstdWriter::Compressor {
 };
 
 std::string zstd_frame(std::string_view bytes, int level, const std::string& what) {
-  const Context context(ZSTD_createCCtx());
   std::vector<char> compressed;
-  const std::size_t n = compress_into(context.get(), compressed, bytes.data(), bytes.size(), level, what);
+  const std::size_t n = compress_into(nullptr, compressed, bytes.data(), bytes.size(), level, what);
   return std::string(compressed.data(), n);
 }
 
@@ -62,9 +63,15 @@ ZstdWriter::ZstdWriter(ByteSink sink, std::string name, ZstdWriterOptions option
     : name_(std::move(name)), options_(options), sink_(std::move(sink)) {
   if (!options_.compress) return;
   compressor_ = std::make_unique<Compressor>();
-  if (!compressor_->context) throw IoError(cat("cannot start zstd compression for ", name_));
-  if (options_.frame_bytes == 0)
-    ZSTD_CCtx_setParameter(compressor_->context.get(), ZSTD_c_compressionLevel, options_.level);
+  ZSTD_CCtx* context = compressor_->context.get();
+  if (!context) throw IoError(cat("cannot start zstd compression for ", name_));
+  // Every frame ends with a checksum of its content: a damaged byte is an
+  // error when the file is read, never a silently different line.
+  const std::size_t level = ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, options_.level);
+  const std::size_t checksum = ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
+  if (ZSTD_isError(level) || ZSTD_isError(checksum))
+    throw IoError(cat("cannot set up zstd compression for ", name_, ": ",
+                      ZSTD_getErrorName(ZSTD_isError(level) ? level : checksum)));
 }
 
 ZstdWriter::~ZstdWriter() {

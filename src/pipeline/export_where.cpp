@@ -1,8 +1,9 @@
 #include "tdcone/pipeline/export_where.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <regex>
+#include <string_view>
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/schema/pair_flags.hpp"
@@ -60,22 +61,70 @@ bool RowCondition::holds(std::size_t row) const {
   return x != number;
 }
 
+WhereParts split_where(const std::string& condition) {
+  if (condition.size() > kMaxWhereLength)
+    throw UsageError(cat("--where: a condition has at most ", kMaxWhereLength, " characters; this one has ",
+                         condition.size(), " ('", condition.substr(0, 40), "...'): give a shorter condition, or "
+                         "several --where, which must all hold"));
+  const auto shape_refused = [&] {
+    return UsageError(cat("--where: '", condition, "' is not COLUMN OP NUMBER (OP: < <= > >= == !=), e.g. "
+                          "'tdcone<0.5', or, for a text column, COLUMN==TEXT or COLUMN!=TEXT with the text quoted, "
+                          "e.g. \"combination=='(6,6)'\", or, for a bit of flags or markers, COLUMN.NAME==0 or 1, "
+                          "e.g. 'flags.duplicate==0'"));
+  };
+  // The spaces of the C locale, as the regular expression before this scanner took them.
+  const auto space = [](char c) { return c == ' ' || (c >= '\t' && c <= '\r'); };
+  const auto name_start = [](char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; };
+  const std::string_view text(condition);
+  std::size_t at = 0;
+  const auto skip_spaces = [&] {
+    while (at < text.size() && space(text[at])) ++at;
+  };
+  const auto name = [&] {
+    if (at == text.size() || !name_start(text[at])) throw shape_refused();
+    const std::size_t from = at;
+    while (at < text.size() && (name_start(text[at]) || (text[at] >= '0' && text[at] <= '9'))) ++at;
+    return std::string(text.substr(from, at - from));
+  };
+  WhereParts parts;
+  skip_spaces();
+  parts.column = name();
+  if (at < text.size() && text[at] == '.') ++at, parts.bit = name();
+  skip_spaces();
+  for (const std::string_view op : {"<=", ">=", "==", "!=", "<", ">"})  // the two-character ones first
+    if (text.substr(at, op.size()) == op) {
+      parts.op = op;
+      break;
+    }
+  if (parts.op.empty()) throw shape_refused();
+  at += parts.op.size();
+  skip_spaces();
+  std::size_t end = text.size();
+  while (end > at && space(text[end - 1])) --end;
+  const std::string_view value = text.substr(at, end - at);
+  // 'text' or "text": no quote of its kind inside; anything else is one word.
+  const char quote = value.empty() ? '\0' : value.front();
+  if ((quote == '\'' || quote == '"') && value.size() >= 2 && value.find(quote, 1) == value.size() - 1) {
+    parts.quoted = true;
+    parts.value = value.substr(1, value.size() - 2);
+  } else if (!value.empty() && std::none_of(value.begin(), value.end(), space)) {
+    parts.value = value;
+  } else {
+    throw shape_refused();
+  }
+  return parts;
+}
+
 RowCondition parse_where(const std::string& condition,
                          const std::function<const h5::Column&(const std::string&)>& column_named,
                          const std::string& group) {
-  // The value: 'text', "text" (anything but that quote inside) or a number.
-  static const std::regex pattern(
-      R"re(^\s*([A-Za-z_][A-Za-z0-9_]*)(?:\.([A-Za-z_][A-Za-z0-9_]*))?\s*(<=|>=|==|!=|<|>)\s*(?:'([^']*)'|"([^"]*)"|(\S+))\s*$)re");
-  std::smatch match;
-  if (!std::regex_match(condition, match, pattern))
-    throw UsageError(cat("--where: '", condition, "' is not COLUMN OP NUMBER (OP: < <= > >= == !=), e.g. 'tdcone<0.5', "
-                         "or, for a text column, COLUMN==TEXT or COLUMN!=TEXT with the text quoted, e.g. "
-                         "\"combination=='(6,6)'\", or, for a bit of flags or markers, COLUMN.NAME==0 or 1, e.g. 'flags.duplicate==0'"));
-  const std::string name = match[1], op = match[3];
+  const WhereParts parts = split_where(condition);
+  const std::string& name = parts.column;
+  const std::string& op = parts.op;
+  const std::string& value = parts.value;
+  const bool quoted = parts.quoted;
   RowCondition result{&column_named(name), op, 0, std::nullopt};
-  const bool quoted = match[4].matched || match[5].matched;
-  const std::string value = match[4].matched ? match[4] : match[5].matched ? match[5] : match[6];
-  if (match[2].matched) return named_bit(std::move(result), name, match[2], value, condition);
+  if (!parts.bit.empty()) return named_bit(std::move(result), name, parts.bit, value, condition);
   const std::string column = cat("--where: column '", name, "' of ", group);
   if (!result.column->numeric()) {
     if (!quoted)

@@ -1,7 +1,6 @@
 #include "tdcone/pipeline/result_checks.hpp"
 
 #include <algorithm>
-#include <regex>
 #include <sstream>
 
 #include "tdcone/core/error.hpp"
@@ -10,21 +9,39 @@
 namespace tdcone::pipeline {
 
 std::optional<std::uint64_t> version_major(const std::string& version) {
-  static const std::regex kVersion(R"((\d{1,9})\.\d+(\.\d+)*([-+].*)?)");
-  std::smatch match;
-  if (!std::regex_match(version, match, kVersion)) return std::nullopt;
-  return std::stoull(match[1].str());
+  // MAJOR.MINOR[.PATCH...][-SUFFIX or +SUFFIX], MAJOR of 1 to 9 digits and the
+  // suffix on one line. Read in one pass: a regular expression recursed once
+  // per character, and a long attribute crashed the reader of a hostile file.
+  const auto digits_from = [&](std::size_t at) {
+    while (at < version.size() && version[at] >= '0' && version[at] <= '9') ++at;
+    return at;
+  };
+  std::size_t at = digits_from(0);
+  if (at == 0 || at > 9) return std::nullopt;
+  const std::uint64_t major = std::stoull(version.substr(0, at));
+  std::size_t parts = 0;
+  for (; at < version.size() && version[at] == '.'; ++parts) {
+    const std::size_t end = digits_from(at + 1);
+    if (end == at + 1) return std::nullopt;
+    at = end;
+  }
+  if (parts == 0) return std::nullopt;
+  if (at == version.size()) return major;
+  if (version[at] != '-' && version[at] != '+') return std::nullopt;
+  if (version.find_first_of("\n\r", at) != std::string::npos) return std::nullopt;
+  return major;
 }
 
 std::string result_version_problem(const std::optional<std::string>& version) {
   if (!version) return "is an HDF5 file but not a tdcone result (no tdcone_version attribute on /)";
   const auto major = version_major(*version);
+  const std::string shown = version->size() > 80 ? version->substr(0, 80) + "..." : *version;  // a line, not a page
   if (!major)
-    return cat("has a tdcone_version attribute that is not a version ('", *version,
+    return cat("has a tdcone_version attribute that is not a version ('", shown,
                "', not MAJOR.MINOR.PATCH): damaged, or not written by tdcone");
   const std::uint64_t ours = *version_major(TDCONE_VERSION);
   if (*major > ours)
-    return cat("was written by tdcone ", *version, ", a newer major version than this tdcone ", TDCONE_VERSION,
+    return cat("was written by tdcone ", shown, ", a newer major version than this tdcone ", TDCONE_VERSION,
                " reads (", ours, ".x and older): read it with tdcone ", *major, ".x or newer");
   return "";
 }

@@ -18,6 +18,9 @@ void check_where_options(const WhereFilter& filter) {
                                           : "--where reads the /pairs of a score result of this corpus: give it with "
                                             "--where-result (e.g. the output of tdcone score --dedup tokens)");
   if (!filter.where_result.empty()) check_result_path("--where-result", filter.where_result);
+  // Every rank refuses a malformed or over-long condition here, the same way,
+  // before any file is read.
+  for (const std::string& condition : filter.where) split_where(condition);
 }
 
 void check_result_path(const std::string& option, const std::string& path) {

@@ -1,8 +1,14 @@
 #include "tdcone/synth/synth.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <memory>
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/io/output_lock.hpp"
 #include "tdcone/io/zstd_writer.hpp"
 #include "tdcone/synth/profiles.hpp"
 
@@ -14,16 +20,13 @@ Profile profile_from_name(const std::string& name) {
   throw UsageError(cat("synth: unknown profile '", name, "' (twitter or paraphrase)"));
 }
 
-void write_corpus(const SynthOptions& options, const std::string& path) {
-  if (options.vocabulary == 0) throw UsageError("synth: the vocabulary needs at least one word");
-  const std::unique_ptr<LineSource> lines =
-      options.profile == Profile::paraphrase ? paraphrase_profile(options) : twitter_profile(options);
-  // Frames of io::kZstdFrameBytes: readers split the file at frame boundaries.
-  io::ZstdWriter output(path, {.compress = options.zstd, .level = options.zstd_level});
+namespace {
+
+void write_lines(const SynthOptions& options, LineSource& lines, io::ZstdWriter& output) {
   std::string buffer;
   buffer.reserve(2 * io::kZstdFrameBytes);
   for (std::uint64_t index = options.first_pair; index < options.first_pair + options.pairs; ++index) {
-    lines->append_line(index, buffer);
+    lines.append_line(index, buffer);
     if (buffer.size() >= io::kZstdFrameBytes) {
       output.write(buffer);
       buffer.clear();
@@ -31,6 +34,33 @@ void write_corpus(const SynthOptions& options, const std::string& path) {
   }
   output.write(buffer);
   output.finish();
+}
+
+}  // namespace
+
+void write_corpus(const SynthOptions& options, const std::string& path) {
+  if (options.vocabulary == 0) throw UsageError("synth: the vocabulary needs at least one word");
+  const std::unique_ptr<LineSource> lines =
+      options.profile == Profile::paraphrase ? paraphrase_profile(options) : twitter_profile(options);
+  // Frames of io::kZstdFrameBytes: readers split the file at frame boundaries.
+  const io::ZstdWriterOptions format{.compress = options.zstd, .level = options.zstd_level};
+  if (path == "-") {
+    io::ZstdWriter output(path, format);
+    return write_lines(options, *lines, output);
+  }
+  const io::OutputLock lock(path);  // one writer of `path` at a time
+  const std::string partial = io::create_partial(path);
+  io::PartialOnSignal on_signal(partial, 0);
+  try {
+    io::ZstdWriter output(partial, format);
+    write_lines(options, *lines, output);
+    if (std::rename(partial.c_str(), path.c_str()) != 0)
+      throw IoError(cat("cannot rename ", partial, " to ", path, ": ", std::strerror(errno)));
+  } catch (...) {
+    ::unlink(partial.c_str());
+    throw;
+  }
+  on_signal.kept();
 }
 
 }  // namespace tdcone::synth

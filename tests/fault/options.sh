@@ -92,7 +92,7 @@ cli_refused select mincount "$u64" -1 $huge 2.5 true
 cli_refused select length-cap "$whole 1 to 4294967295" 0 -1 4294967296 $huge 1.5 true
 cli_refused select checkpoint-every "a number ≥ 0" -1 nan inf true
 cli_refused synth pairs "$whole 1 to 1000000000000" 0 -1 $huge 1e6 1.5 true
-cli_refused synth first-pair "$whole 0 to 4611686018427387904" -1 $huge true
+cli_refused synth first-pair "$whole 0 to 1000000000" -1 1000000001 $huge true
 cli_refused synth vocabulary "$whole 100 to 10000000" 0 -1 99 10000001 $huge 1.5 true
 cli_refused synth junk-fraction "a number from 0 to 1" -1 2 nan true
 echo "ok: every numeric option names itself and its range"

@@ -80,17 +80,49 @@ TEST(ZstdWriter, FramesOfFrameBytesEachWithTheirContentSize) {
   EXPECT_EQ(decompress(bytes), text);
 }
 
-TEST(ZstdWriter, AFrameIsWhatZstdCompressWrites) {
+// zstd_frame (checkpoints, which carry their own checksum) is ZSTD_compress's
+// frame; a ZstdWriter's frame is that frame with a content checksum.
+TEST(ZstdWriter, AFrameIsWhatZstdCompressWritesPlusAChecksum) {
   const std::string text = lines(5000);
   std::string expected(ZSTD_compressBound(text.size()), '\0');
   expected.resize(ZSTD_compress(expected.data(), expected.size(), text.data(), text.size(), 3));
   EXPECT_EQ(zstd_frame(text, 3, "test"), expected);
 
+  ZSTD_CCtx* context = ZSTD_createCCtx();
+  ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, 3);
+  ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 1);
+  std::string checked(ZSTD_compressBound(text.size()), '\0');
+  checked.resize(ZSTD_compress2(context, checked.data(), checked.size(), text.data(), text.size()));
+  ZSTD_freeCCtx(context);
+  EXPECT_EQ(checked.size(), expected.size() + 4);  // the checksum at the end
+
   const test_support::TempDir dir;
   ZstdWriter writer(dir.path("one.zst"), {.compress = true, .level = 3, .frame_bytes = text.size()});
   writer.write(text);
   writer.finish();
-  EXPECT_EQ(read_bytes(dir.path("one.zst")), expected);
+  EXPECT_EQ(read_bytes(dir.path("one.zst")), checked);
+}
+
+// A flipped byte in the compressed data is found by the checksum, streamed or framed.
+TEST(ZstdWriter, EveryFrameCarriesAChecksumThatFindsADamagedByte) {
+  for (const std::size_t frame_bytes : {std::size_t{1000}, std::size_t{0}}) {
+    const test_support::TempDir dir;
+    const std::string text = lines(2500);
+    ZstdWriter writer(dir.path("out.zst"), {.compress = true, .level = 3, .frame_bytes = frame_bytes});
+    writer.write(text);
+    writer.finish();
+    std::string bytes = read_bytes(dir.path("out.zst"));
+    std::size_t at = 0;
+    while (at < bytes.size()) {
+      ASSERT_LT(at + 4, bytes.size());
+      EXPECT_TRUE(static_cast<unsigned char>(bytes[at + 4]) & 0x04);  // the frame header's Content_Checksum_flag
+      at += ZSTD_findFrameCompressedSize(bytes.data() + at, bytes.size() - at);
+    }
+    bytes[bytes.size() - 1] ^= 0x01;  // the last checksum's last byte
+    std::string out(text.size() + 10, '\0');
+    const std::size_t n = ZSTD_decompress(out.data(), out.size(), bytes.data(), bytes.size());
+    EXPECT_TRUE(ZSTD_isError(n)) << frame_bytes;
+  }
 }
 
 TEST(ZstdWriter, AnEmptyInputIsOneEmptyFrame) {

@@ -113,5 +113,47 @@ TEST_F(WhereTest, FlagBitsRefusedClearly) {
   EXPECT_NE(error("flags.==0").find("is not COLUMN OP NUMBER"), std::string::npos);
 }
 
+TEST_F(WhereTest, SpacesAndQuotesAsTheRegularExpressionTookThem) {
+  EXPECT_EQ(rows("\t tdcone\n<\v0.5\f\r"), (Rows{2}));
+  EXPECT_EQ(rows("combination == ' (6,6)'"), (Rows{}));   // spaces inside quotes are the text's
+  EXPECT_EQ(rows("combination=='(6,6)'  "), (Rows{0}));
+  EXPECT_NE(error("combination=='a'b'").find("holds text: quote the value"), std::string::npos);  // one word
+  EXPECT_NE(error("tdcone<'").find("''' in 'tdcone<'' is not a number"), std::string::npos);  // a lone quote: a word
+  EXPECT_NE(error("tdcone<=").find("is not COLUMN OP NUMBER"), std::string::npos);
+  EXPECT_NE(error("tdcone<").find("is not COLUMN OP NUMBER"), std::string::npos);
+  EXPECT_NE(error("tdcone<<1").find("'<1' in 'tdcone<<1' is not a number"), std::string::npos);
+  EXPECT_NE(error("flags .duplicate==0").find("is not COLUMN OP NUMBER"), std::string::npos);
+  EXPECT_NE(error("1tdcone<1").find("is not COLUMN OP NUMBER"), std::string::npos);
+  EXPECT_NE(error("").find("is not COLUMN OP NUMBER"), std::string::npos);
+  EXPECT_NE(error("tdcone<1 2").find("is not COLUMN OP NUMBER"), std::string::npos);
+}
+
+TEST_F(WhereTest, ALongConditionIsRefusedByItsLength) {
+  const std::string padded = std::string(kMaxWhereLength - 8, ' ') + "tdcone<1";
+  EXPECT_EQ(rows(padded), (Rows{0, 2}));  // at the limit: accepted
+  for (const std::string& text : {std::string(30'000, ' ') + "tdcone<1", std::string(100'000, 'a') + "<1",
+                                  "tdcone<" + std::string(100'000, '1'), std::string(1'000'000, '(')}) {
+    const std::string message = error(text);
+    EXPECT_NE(message.find(cat("--where: a condition has at most 4096 characters; this one has ", text.size())),
+              std::string::npos) << message.substr(0, 200);
+    EXPECT_LT(message.size(), 300u);  // the condition is not repeated whole
+    EXPECT_THROW(split_where(text), UsageError);
+  }
+}
+
+TEST(SplitWhere, PartsAsWritten) {
+  const WhereParts bit = split_where(" flags.duplicate != 1 ");
+  EXPECT_EQ(bit.column, "flags");
+  EXPECT_EQ(bit.bit, "duplicate");
+  EXPECT_EQ(bit.op, "!=");
+  EXPECT_EQ(bit.value, "1");
+  EXPECT_FALSE(bit.quoted);
+  const WhereParts text = split_where(R"(combination=="it's")");
+  EXPECT_EQ(text.value, "it's");
+  EXPECT_TRUE(text.quoted);
+  EXPECT_EQ(split_where("a>=-1e3").op, ">=");
+  EXPECT_EQ(split_where("a>-1e3").value, "-1e3");
+}
+
 }  // namespace
 }  // namespace tdcone::pipeline

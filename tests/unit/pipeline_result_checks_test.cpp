@@ -25,6 +25,20 @@ TEST(ResultVersion, GarbageIsNoVersion) {
     EXPECT_FALSE(version_major(text).has_value()) << "'" << text << "'";
 }
 
+// A hostile file's attribute of any length is read in one pass (a regular
+// expression recursed per character and crashed) and quoted in part only.
+TEST(ResultVersion, ALongAttributeIsReadWithoutRecursion) {
+  EXPECT_EQ(version_major("1.0-" + std::string(1'000'000, 'x')), 1u);
+  std::string parts = "3";
+  for (int i = 0; i < 200'000; ++i) parts += ".1";
+  EXPECT_EQ(version_major(parts), 3u);
+  EXPECT_FALSE(version_major("1.0.0-abc\ndef").has_value());  // a suffix on one line, as before
+  EXPECT_EQ(version_major("1.0.0-"), 1u);
+  const std::string problem = result_version_problem("1.0.0 " + std::string(1'000'000, 'x'));
+  EXPECT_NE(problem.find("not a version ('1.0.0 xxx"), std::string::npos) << problem.substr(0, 200);
+  EXPECT_LT(problem.size(), 300u);
+}
+
 TEST(ResultVersion, ReadsThisAndOlderMajorsOnly) {
   const std::uint64_t ours = *version_major(TDCONE_VERSION);
   EXPECT_EQ(result_version_problem(std::string(TDCONE_VERSION)), "");

@@ -22,6 +22,7 @@ struct ZstdWriterOptions {
   /// > 0: a frame per `frame_bytes` of input, each with its content size (the
   /// last one shorter; an empty input still gives one empty frame).
   /// 0: one frame, streamed in chunks of kZstdFrameBytes (its size not recorded).
+  /// Either way every frame ends with its content checksum, which readers verify.
   std::size_t frame_bytes = kZstdFrameBytes;
 };
 

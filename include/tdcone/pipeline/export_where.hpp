@@ -1,5 +1,6 @@
 #pragma once
 // `tdcone export --where`: a condition on one column of a result table.
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -24,11 +25,32 @@ struct RowCondition {
   bool holds(std::size_t row) const;
 };
 
+/// The longest condition accepted, in bytes: far more than any real one, and
+/// the bound on what a refusal repeats.
+inline constexpr std::size_t kMaxWhereLength = 4096;
+
+/// A condition cut into its parts as written, its columns not yet looked up.
+struct WhereParts {
+  std::string column;
+  std::string bit;  // COLUMN.BIT: the name after the dot; empty when none
+  std::string op;
+  std::string value;  // without its quotes
+  bool quoted = false;
+};
+
+/// Cuts `condition` (COLUMN[.BIT] OP VALUE, spaces around the parts allowed;
+/// VALUE 'text', "text" or a word without spaces) in one pass without
+/// recursion. Throws UsageError when it is longer than kMaxWhereLength or has
+/// another shape. Needs no file: select and balance check every condition
+/// this way on every rank before any work.
+WhereParts split_where(const std::string& condition);
+
 /// Parses `condition`; `column_named(name)` gives the table's column of that
-/// name (or throws). Throws UsageError naming the condition: bad syntax, a
-/// text column with an unquoted value or an order (<, ...), a numeric column
-/// with a quoted value or one that is not a number, a bit that no flag has
-/// or a bit compared with anything but == or != 0 or 1. `group`: "/pairs", for messages.
+/// name (or throws). Throws UsageError naming the condition: its shape or
+/// length (split_where), a text column with an unquoted value or an order
+/// (<, ...), a numeric column with a quoted value or one that is not a number,
+/// a bit that no flag has or a bit compared with anything but == or != 0 or 1.
+/// `group`: "/pairs", for messages.
 RowCondition parse_where(const std::string& condition,
                          const std::function<const h5::Column&(const std::string&)>& column_named,
                          const std::string& group);

@@ -21,7 +21,8 @@ struct WhereFilter {
 };
 
 /// Throws UsageError unless both or neither of --where and --where-result are
-/// given, and --where-result names a regular file (check_result_path).
+/// given, --where-result names a regular file (check_result_path) and every
+/// condition has the shape of one (split_where).
 void check_where_options(const WhereFilter& filter);
 
 /// Throws UsageError naming `option` (--where-result, --ranking) unless the

@@ -28,7 +28,11 @@ Profile profile_from_name(const std::string& name);
 
 /// Writes `options.pairs` lines "src \t tgt \t score \t id" to `path`
 /// ("-" = stdout), with `labels` also "\t formality \t arousal" (the first four
-/// columns the same bytes as without). Same options, same bytes. Throws IoError.
+/// columns the same bytes as without). Same options, same bytes. A file is
+/// written under a temporary name beside `path` (locked like other outputs)
+/// and renamed onto it once complete, so `path` is never a cut-off corpus and
+/// a file already there stays whole until then; the temporary file is removed
+/// on an error, SIGTERM, SIGINT or SIGHUP. Throws IoError.
 void write_corpus(const SynthOptions& options, const std::string& path);
 
 }  // namespace tdcone::synth
