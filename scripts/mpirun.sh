@@ -16,6 +16,14 @@
 #
 # SIGINT, SIGTERM, SIGHUP, SIGUSR1 and SIGUSR2 sent to this script go on to
 # mpirun, which forwards SIGUSR1/SIGUSR2 to the ranks.
+#
+# A selection stopped by a signal exits 75 on every rank (a requeue keys on
+# it). mpirun returns 75 then, except after a SIGTERM of its own: it passes
+# SIGTERM to the ranks and returns 1. So this script returns 75 whenever
+# mpirun failed and the ranks said they stopped with a checkpoint (tdcone's
+# line "... checkpoint of N ranked lines written to ... (exit status 75)").
+# (After a SIGTERM mpirun also kills the ranks that still run a moment later;
+# SIGUSR1 leaves them all the time they need to write the checkpoint.)
 set -euo pipefail
 source "$(dirname "$0")/mpi-env.sh"
 
@@ -36,6 +44,7 @@ drop_banner() {
       held=""
     fi
     [[ $line =~ ^mpirun:\ Forwarding\ signal\ [0-9]+\ to\ job$ ]] && continue  # tdcone says what the signal did
+    [[ $line =~ ^tdcone\ select:\ stopped\ by\ a\ signal:\ checkpoint\ .*\(exit\ status\ 75\)$ ]] && : >"$fifo_dir/stopped"
     if [[ $line =~ ^-{20,}$ ]]; then
       held=$line  # a banner starts with a rule: wait for its first line
       continue
@@ -62,4 +71,5 @@ while :; do
   kill -0 "$launcher" 2>/dev/null || break  # `wait` also returns when a trapped signal arrives
 done
 wait "$filter" || true
+[ "$status" -eq 0 ] || [ ! -e "$fifo_dir/stopped" ] || status=75
 exit "$status"

@@ -1,9 +1,15 @@
 // tdcone select: distributed batch-mode cynical data selection (SPEC §6, §8 /selection).
 #include "tdcone/cli/select_command.hpp"
 
+#include <sys/stat.h>
+
 #include <cstdio>
+#include <filesystem>
+#include <system_error>
 
 #include "tdcone/cli/run_config.hpp"
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/pipeline/standard_output.hpp"
 
@@ -15,6 +21,28 @@ pipeline::LineSide line_side(const std::string& name) {
   return from_name<pipeline::LineSide>(name, {{"auto", pipeline::LineSide::automatic}, {"src", pipeline::LineSide::src},
                                               {"tgt", pipeline::LineSide::tgt}, {"both", pipeline::LineSide::both},
                                               {"line", pipeline::LineSide::line}});
+}
+
+// Whether `a` and `b` name one file: the same device and inode when both
+// exist, else the same path once resolved (./out.h5, dir/../out.h5, a link).
+bool same_file(const std::string& a, const std::string& b) {
+  struct stat first, second;
+  if (::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0)
+    return first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+  const auto resolved = [](const std::string& path) {
+    std::error_code error;
+    std::filesystem::path full = std::filesystem::weakly_canonical(std::filesystem::absolute(path, error), error);
+    return error ? std::filesystem::path() : full;
+  };
+  const std::filesystem::path resolved_a = resolved(a);
+  return !resolved_a.empty() && resolved_a == resolved(b);
+}
+
+// A stop would leave the checkpoint under the result's name, which --resume then refuses to write.
+void refuse_checkpoint_as_output(const pipeline::SelectConfig& c) {
+  if (!c.checkpoint.empty() && same_file(c.checkpoint, c.output.output))
+    throw UsageError(cat("--checkpoint ", c.checkpoint, " is the --output file ", c.output.output,
+                         ": give the checkpoint another name (by default it is OUTPUT.ckpt)"));
 }
 
 }  // namespace
@@ -69,6 +97,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   config.unadapted_side = line_side(options.unadapted_side);
   config.seed_side = line_side(options.seed_side);
   config.read_run_config = read_run_settings;
+  mpi::collective_step(comm, [&] { refuse_checkpoint_as_output(config); });
   const pipeline::SelectRun run = pipeline::run_select_job(comm, config, config_toml);
   if (run.interrupted) return pipeline::kExitInterrupted;  // the checkpoint's line said so
   if (comm.rank() == 0) {

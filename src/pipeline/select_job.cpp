@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdio>
 #include <optional>
+#include <string>
 #include <utility>
 
 #include "tdcone/core/error.hpp"
@@ -19,6 +20,7 @@
 #include "tdcone/pipeline/result_writer.hpp"
 #include "tdcone/pipeline/selection_table.hpp"
 #include "tdcone/select/checkpoint.hpp"
+#include "tdcone/select/checkpoint_file.hpp"
 
 namespace tdcone::pipeline {
 
@@ -171,11 +173,13 @@ select::SelectionState resume_state(const boost::mpi::communicator& comm, const 
 }
 
 // The checkpoints of a running selection: on SIGTERM/SIGUSR1 (then it stops)
-// and every --checkpoint-every minutes, written by rank 0.
+// and every --checkpoint-every minutes, written by rank 0 to `file`.
 class Checkpoints {
  public:
-  Checkpoints(const boost::mpi::communicator& comm, std::string path, const select::Fingerprint& print, double every)
-      : comm_(comm), path_(std::move(path)), print_(print), every_minutes_(every) {}
+  /// `file`: rank 0's, null elsewhere; `resumed`: the ranked lines of the checkpoint resumed from, if any.
+  Checkpoints(const boost::mpi::communicator& comm, select::CheckpointFile* file, const select::Fingerprint& print,
+              double every, std::optional<std::size_t> resumed)
+      : comm_(comm), file_(file), print_(print), every_minutes_(every), kept_lines_(resumed) {}
 
   /// What select_lines asks at an iteration boundary. Valid while this object lives.
   select::Interrupt interrupt() {
@@ -192,25 +196,42 @@ class Checkpoints {
   void save(const select::SelectionState& state) {
     mpi::collective_step(comm_, [&] {
       if (comm_.rank() != 0) return;
-      select::write_checkpoint(path_, print_, state);
-      // A stop says it all in one line (under mpirun, scripts/mpirun.sh drops Open MPI's banner about status 75).
-      if (action_ == 2)
+      if (action_ == 2) {  // the job stops: without its checkpoint, it fails
+        file_->write(print_, state);
+        // One line says it all (under mpirun, scripts/mpirun.sh drops Open MPI's banner about status 75, and
+        // returns 75 when it sees this line).
         std::fprintf(stderr,
                      "tdcone select: stopped by a signal: checkpoint of %zu ranked lines written to %s; run the same "
                      "command with --resume to continue (exit status 75)\n",
-                     state.ranked.size(), path_.c_str());
-      else
-        std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
-                     path_.c_str());
+                     state.ranked.size(), file_->path().c_str());
+        return;
+      }
+      try {
+        file_->write(print_, state);
+      } catch (const IoError& e) {  // a healthy selection goes on; the next period tries again
+        std::fprintf(stderr, "tdcone select: warning: %s; %s; the selection goes on\n", e.what(), kept().c_str());
+        return;
+      }
+      kept_lines_ = state.ranked.size();
+      std::fprintf(stderr, "tdcone select: checkpoint of %zu ranked lines written to %s\n", state.ranked.size(),
+                   file_->path().c_str());
     });
     since_checkpoint_ = Stopwatch();
   }
 
+  // What a failed periodic checkpoint leaves.
+  std::string kept() const {
+    if (!kept_lines_) return "no checkpoint of this run is kept yet";
+    return cat("the previous checkpoint (", *kept_lines_, " ranked lines) is kept, and --resume from it gives the same "
+               "result as an uninterrupted run");
+  }
+
   const boost::mpi::communicator& comm_;
-  std::string path_;
+  select::CheckpointFile* file_;
   select::Fingerprint print_;
   double every_minutes_;
   Stopwatch since_checkpoint_;
+  std::optional<std::size_t> kept_lines_;  // of the checkpoint at the path, on rank 0
   int action_ = 0;  // of the last poll, the same on every rank: 1 save, 2 save and stop
 };
 
@@ -239,10 +260,12 @@ void catch_stop_signals() {
 SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfig& options, const std::string& config_toml) {
   // SIGTERM/SIGUSR1 are caught since main() (catch_stop_signals).
   const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
+  // Rank 0 holds the checkpoint path from here to the end of the job (its lock goes last).
+  std::optional<select::CheckpointFile> checkpoint_file;
   mpi::collective_step(comm, [&] {
     check_where_options(options.where);
     options.output.check_target(comm.rank() == 0);
-    if (comm.rank() == 0) select::check_checkpoint_path(checkpoint, options.resume);
+    if (comm.rank() == 0) checkpoint_file.emplace(checkpoint, options.resume, options.output.force);
   });
   const Inputs in = agreed_inputs(comm, options);
   SelectRun run;
@@ -259,8 +282,14 @@ SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfi
 
   const select::Fingerprint print = fingerprint(comm, options, in, corpora);
   std::optional<select::SelectionState> resume;
-  if (options.resume) resume = resume_state(comm, checkpoint, {print, run.counts.lines, stats.lexicon.size()});
-  Checkpoints checkpoints(comm, checkpoint, print, options.checkpoint_every);
+  if (options.resume)
+    resume = resume_state(comm, checkpoint, {print, run.counts.lines, stats.lexicon.size()});
+  else
+    mpi::collective_step(comm, [&] {
+      if (checkpoint_file) checkpoint_file->check_found(print);
+    });
+  Checkpoints checkpoints(comm, checkpoint_file ? &*checkpoint_file : nullptr, print, options.checkpoint_every,
+                          resume ? std::optional<std::size_t>(resume->ranked.size()) : std::nullopt);
   Progress progress(comm.rank() == 0, "select", "lines");
   const select::Selection selection = select::select_lines(
       comm, stats, lines, cynical_options(options),
@@ -279,7 +308,7 @@ SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfi
     write_selection(comm, file, table, run.counts.lines, selection, stats, run.in_seed, run.left_out);  // every AVAIL line
     file.commit();
   });
-  if (comm.rank() == 0) select::remove_checkpoint(checkpoint);  // done: an old checkpoint must not be resumed
+  if (checkpoint_file) checkpoint_file->remove_own();  // done: its checkpoint must not be resumed
 
   run.ranked = selection.ranked.size();
   run.seed_given = corpora.seed.has_value();

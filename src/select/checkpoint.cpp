@@ -3,6 +3,7 @@
 #include <boost/archive/binary_iarchive.hpp>
 #include <boost/archive/binary_oarchive.hpp>
 #include <boost/serialization/vector.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <xxhash.h>
 #include <zstd.h>
@@ -48,12 +49,14 @@ bool is_checkpoint(const std::string& path) {
   return in.read(head.data(), static_cast<std::streamsize>(head.size())) && head == kMagic;
 }
 
-// Writes `bytes` to a new file beside `path` (never over another one), then
-// renames it to `path`; synced first, so a crash leaves the old checkpoint or the new one.
-void replace_file(const std::string& path, const std::string& bytes) {
+// Writes `bytes` to a new file beside `path` (never over another one: mkstemp
+// creates it with O_EXCL, so not through a link), then renames it to `path`;
+// synced first, so a crash leaves the old checkpoint or the new one. Returns
+// the identity of the file written.
+FileIdentity replace_file(const std::string& path, const std::string& bytes) {
   std::string partial = path + ".partial-XXXXXX";
   const int fd = ::mkstemp(partial.data());
-  if (fd < 0) throw IoError(cat("cannot create a checkpoint beside ", path, ": ", std::strerror(errno)));
+  if (fd < 0) throw IoError(cat("cannot write checkpoint ", path, ": ", std::strerror(errno)));
   bool ok = true;
   for (std::size_t at = 0; ok && at < bytes.size();) {
     const ssize_t written = ::write(fd, bytes.data() + at, bytes.size() - at);
@@ -61,12 +64,15 @@ void replace_file(const std::string& path, const std::string& bytes) {
     if (written > 0) at += static_cast<std::size_t>(written);
   }
   ok = ok && ::fsync(fd) == 0;
+  struct stat written;
+  ok = ok && ::fstat(fd, &written) == 0;
   ok = ::close(fd) == 0 && ok;
   if (!ok || std::rename(partial.c_str(), path.c_str()) != 0) {
     const std::string why = std::strerror(errno);
     ::unlink(partial.c_str());
     throw IoError(cat("cannot write checkpoint ", path, ": ", why));
   }
+  return {static_cast<std::uint64_t>(written.st_dev), static_cast<std::uint64_t>(written.st_ino)};
 }
 
 // The parts of `expected` that `found` does not match, for the user.
@@ -117,9 +123,42 @@ std::string invalid_state(const SelectionState& s, const CheckpointKey& key) {
   return {};
 }
 
+// Reads the checkpoint `path` into `bytes`, checks its magic, format version
+// and checksum, and sets `fingerprint`; returns where its zstd frame starts.
+// Throws UsageError saying what is wrong, then `what_to_do`.
+std::size_t verified_header(const std::string& path, std::string& bytes, Fingerprint& fingerprint,
+                            const std::string& what_to_do) {
+  std::error_code error;
+  if (!std::filesystem::is_regular_file(path, error)) throw missing(path);
+  std::ifstream in(path, std::ios::binary);
+  bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  if (!in) throw missing(path);
+  const auto corrupt = [&](const std::string& why) {
+    return UsageError(cat("corrupt checkpoint ", path, ": ", why, "; ", what_to_do));
+  };
+  if (!bytes.starts_with(kMagic)) throw UsageError(cat(path, " is not a tdcone checkpoint"));
+  const std::size_t line_end = bytes.find('\n', kMagic.size());
+  const std::string_view version(bytes.data() + kMagic.size(), std::min(line_end, bytes.size()) - kMagic.size());
+  if (line_end == std::string::npos || version.empty() || version.size() > kLongestVersion ||
+      version.find_first_not_of("0123456789") != std::string_view::npos)
+    throw corrupt("damaged header");
+  if (version != kVersion)
+    throw UsageError(cat("checkpoint ", path, " has format ", version, " of another tdcone version (this one reads ",
+                         kVersion, "); ", what_to_do));
+  const std::size_t checked_at = line_end + 1 + kChecksumBytes, frame_at = checked_at + sizeof(Fingerprint);
+  if (bytes.size() < frame_at) throw corrupt("truncated");
+  XXH128_canonical_t stored;
+  std::memcpy(&stored, bytes.data() + line_end + 1, kChecksumBytes);
+  if (!XXH128_isEqual(XXH128_hashFromCanonical(&stored), XXH3_128bits(bytes.data() + checked_at, bytes.size() - checked_at)))
+    throw corrupt("checksum mismatch (damaged or truncated)");
+  // Past the checksum, the bytes are those tdcone wrote.
+  std::memcpy(&fingerprint, bytes.data() + checked_at, sizeof fingerprint);
+  return frame_at;
+}
+
 }  // namespace
 
-void write_checkpoint(const std::string& path, const Fingerprint& fingerprint, const SelectionState& state) {
+FileIdentity write_checkpoint(const std::string& path, const Fingerprint& fingerprint, const SelectionState& state) {
   std::ostringstream archive_bytes;
   {
     boost::archive::binary_oarchive archive(archive_bytes, kArchiveFlags);
@@ -138,42 +177,21 @@ void write_checkpoint(const std::string& path, const Fingerprint& fingerprint, c
   std::error_code error;
   if (std::filesystem::exists(path, error) && !is_checkpoint(path))
     throw IoError(cat("not writing a checkpoint over ", path, ": it exists and is not a tdcone checkpoint"));
-  replace_file(path, file);
+  return replace_file(path, file);
 }
 
 SelectionState read_checkpoint(const std::string& path, const CheckpointKey& key) {
-  std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) throw missing(path);
-  std::ifstream in(path, std::ios::binary);
-  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (!in) throw missing(path);
+  std::string bytes;
+  Fingerprint fingerprint;
+  const std::size_t frame_at = verified_header(path, bytes, fingerprint, "start again without --resume");
   const auto corrupt = [&](const std::string& why) {
     return UsageError(cat("corrupt checkpoint ", path, ": ", why, "; start again without --resume"));
   };
-
-  if (!bytes.starts_with(kMagic)) throw UsageError(cat(path, " is not a tdcone checkpoint"));
-  const std::size_t line_end = bytes.find('\n', kMagic.size());
-  const std::string_view version(bytes.data() + kMagic.size(), std::min(line_end, bytes.size()) - kMagic.size());
-  if (line_end == std::string::npos || version.empty() || version.size() > kLongestVersion ||
-      version.find_first_not_of("0123456789") != std::string_view::npos)
-    throw corrupt("damaged header");
-  if (version != kVersion)
-    throw UsageError(cat("checkpoint ", path, " has format ", version, " of another tdcone version (this one reads ",
-                         kVersion, "); start again without --resume"));
-  const std::size_t checked_at = line_end + 1 + kChecksumBytes, frame_at = checked_at + sizeof(Fingerprint);
-  if (bytes.size() < frame_at) throw corrupt("truncated");
-  XXH128_canonical_t stored;
-  std::memcpy(&stored, bytes.data() + line_end + 1, kChecksumBytes);
-  if (!XXH128_isEqual(XXH128_hashFromCanonical(&stored), XXH3_128bits(bytes.data() + checked_at, bytes.size() - checked_at)))
-    throw corrupt("checksum mismatch (damaged or truncated)");
-
-  // Past the checksum, the bytes are those tdcone wrote.
-  Fingerprint fingerprint;
-  std::memcpy(&fingerprint, bytes.data() + checked_at, sizeof fingerprint);
   if (fingerprint != key.fingerprint)
     throw UsageError(cat("checkpoint ", path, " belongs to another selection: its ",
                          differences(fingerprint, key.fingerprint),
-                         " differ from this run's; run with the same inputs and options, or without --resume"));
+                         " differ from this run's; run with the same inputs and options, or with --force instead of "
+                         "--resume to start over and replace it"));
   const char* frame = bytes.data() + frame_at;
   const std::size_t frame_size = bytes.size() - frame_at;
   const unsigned long long raw_size = ZSTD_getFrameContentSize(frame, frame_size);
@@ -199,17 +217,48 @@ SelectionState read_checkpoint(const std::string& path, const CheckpointKey& key
 void check_checkpoint_path(const std::string& path, bool resume) {
   std::error_code error;
   const std::filesystem::file_status status = std::filesystem::status(path, error);
-  if (!std::filesystem::exists(status)) {
-    if (resume) throw missing(path);
-    const std::filesystem::path directory = std::filesystem::path(path).parent_path();
-    if (!directory.empty() && !std::filesystem::is_directory(directory, error))
-      throw UsageError(cat("--checkpoint ", path, ": no directory ", directory.string()));
-    return;
+  if (std::filesystem::exists(status)) {
+    if (!std::filesystem::is_regular_file(status))
+      throw UsageError(cat("--checkpoint ", path, " is a directory or special file, not a checkpoint"));
+    if (!is_checkpoint(path))
+      throw UsageError(cat("--checkpoint ", path, " is not a tdcone checkpoint; it is left as it is: give another path"));
+  } else if (resume) {
+    throw missing(path);
   }
-  if (!std::filesystem::is_regular_file(status))
-    throw UsageError(cat("--checkpoint ", path, " is a directory or special file, not a checkpoint"));
-  if (!is_checkpoint(path))
-    throw UsageError(cat("--checkpoint ", path, " is not a tdcone checkpoint; it is left as it is: give another path"));
+  const std::filesystem::path given = std::filesystem::path(path).parent_path();
+  const std::filesystem::path directory = given.empty() ? "." : given;
+  const std::filesystem::file_status folder = std::filesystem::status(directory, error);
+  if (!std::filesystem::exists(folder))
+    throw UsageError(cat("--checkpoint ", path, ": no directory ", directory.string()));
+  if (!std::filesystem::is_directory(folder))
+    throw UsageError(cat("--checkpoint ", path, ": ", directory.string(), " is not a directory"));
+  // A checkpoint is written at a signal, when it is too late to find out that
+  // it cannot be: make and remove a file there now, as a checkpoint is made.
+  std::string probe = path + ".partial-XXXXXX";
+  const int fd = ::mkstemp(probe.data());
+  if (fd < 0)
+    throw UsageError(cat("--checkpoint ", path, ": cannot create a file in ", directory.string(), " (",
+                         std::strerror(errno), "); give a --checkpoint in a folder this job can write"));
+  ::close(fd);
+  ::unlink(probe.c_str());
+}
+
+void refuse_found_checkpoint(const std::string& path, const Fingerprint& fingerprint) {
+  const std::string choices = "give another --checkpoint, or --force to start over and replace it";
+  std::string bytes;
+  Fingerprint found;
+  verified_header(path, bytes, found, cat("it is left as it is: ", choices));
+  if (found == fingerprint)
+    throw UsageError(cat("--checkpoint ", path, " holds a checkpoint of this same selection (the same inputs and "
+                         "options): run with --resume to continue it, or with --force to start over and replace it"));
+  throw UsageError(cat("--checkpoint ", path, " holds the checkpoint of another selection (its ",
+                       differences(found, fingerprint), " differ from this run's); it is left as it is: ", choices));
+}
+
+FileIdentity identity_of(const std::string& path) {
+  struct stat file;
+  if (::lstat(path.c_str(), &file) != 0 || !S_ISREG(file.st_mode)) return {};
+  return {static_cast<std::uint64_t>(file.st_dev), static_cast<std::uint64_t>(file.st_ino)};
 }
 
 void remove_checkpoint(const std::string& path) {

@@ -32,9 +32,17 @@ struct CheckpointKey {
   std::uint64_t lexicon_size = 0;     // word ids are below it; the model has a count per word
 };
 
-/// Writes `state` to `path` atomically. Throws IoError, also when `path` holds
-/// something that is not a checkpoint (it is never replaced).
-void write_checkpoint(const std::string& path, const Fingerprint& fingerprint, const SelectionState& state);
+/// Which file a name holds (device and inode); {} for none or not a regular file.
+struct FileIdentity {
+  std::uint64_t device = 0, inode = 0;
+  bool operator==(const FileIdentity&) const = default;
+};
+FileIdentity identity_of(const std::string& path);
+
+/// Writes `state` to `path` atomically and returns the file's identity.
+/// Throws IoError, also when `path` holds something that is not a checkpoint
+/// (it is never replaced).
+FileIdentity write_checkpoint(const std::string& path, const Fingerprint& fingerprint, const SelectionState& state);
 
 /// Reads and verifies a checkpoint, without MPI: header, checksum, fingerprint,
 /// and every index and count that can be checked without the corpora (see
@@ -42,8 +50,15 @@ void write_checkpoint(const std::string& path, const Fingerprint& fingerprint, c
 SelectionState read_checkpoint(const std::string& path, const CheckpointKey& key);
 
 /// Throws UsageError unless `path` can take this run's checkpoint: absent
-/// (not with `resume`) or a tdcone checkpoint file. Call before any long work.
+/// (not with `resume`) or a tdcone checkpoint file, in a folder where a file
+/// can be created (one is made and removed). Call before any long work.
 void check_checkpoint_path(const std::string& path, bool resume);
+
+/// For a run without --resume that found a checkpoint at `path` and may not
+/// replace it: throws UsageError saying whether it is this selection's
+/// (`fingerprint`: --resume continues it), another's (which parts differ) or
+/// unreadable, and that --force replaces it.
+[[noreturn]] void refuse_found_checkpoint(const std::string& path, const Fingerprint& fingerprint);
 
 /// Removes the checkpoint of a finished selection; leaves alone a file that is
 /// not a checkpoint, and only warns when removal fails.
