@@ -242,11 +242,7 @@ std::string changed_while_read(const std::string& path, const std::string& how) 
 std::string not_a_regular_file(const std::string& path) {
   struct stat st;
   if (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode)) return "";
-  if (S_ISFIFO(st.st_mode)) return "a pipe or FIFO";
-  if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) return "a terminal or device";
-  if (S_ISSOCK(st.st_mode)) return "a socket";
-  if (S_ISDIR(st.st_mode)) return "a directory";
-  return "not a regular file";
+  return file_kind(st.st_mode);
 }
 
 std::vector<Segment> plan_share(const std::vector<InputFile>& files, int rank, int n_ranks) {

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 
+#include "posix_file.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/io/input_files.hpp"
 
@@ -46,26 +47,12 @@ void refuse_writing_over_inputs(const std::string& option, const std::string& ou
     }
 }
 
-namespace {
-
-// What a file of this mode is, for a message: "a directory", "a FIFO".
-std::string kind_of(mode_t mode) {
-  if (S_ISREG(mode)) return "a file";
-  if (S_ISDIR(mode)) return "a directory";
-  if (S_ISLNK(mode)) return "a symbolic link";
-  if (S_ISFIFO(mode)) return "a FIFO";
-  if (S_ISSOCK(mode)) return "a socket";
-  return "a device";
-}
-
-}  // namespace
-
 std::string why_not_a_regular_file(const std::string& path) {
   struct stat entry;
   if (::lstat(path.c_str(), &entry) != 0) return "";
   if (S_ISREG(entry.st_mode)) return "";
   if (S_ISLNK(entry.st_mode)) return cat(path, " is a symbolic link, which tdcone will not follow");
-  return cat(path, " is ", kind_of(entry.st_mode), ", not a regular file");
+  return cat(path, " is ", file_kind(entry.st_mode), ", not a regular file");
 }
 
 std::string folder_problem(const std::string& path) {
@@ -73,7 +60,7 @@ std::string folder_problem(const std::string& path) {
   if (folder.empty()) folder = ".";
   struct stat entry;
   if (::stat(folder.c_str(), &entry) == 0) {
-    if (!S_ISDIR(entry.st_mode)) return cat(folder.string(), " is not a directory (it is ", kind_of(entry.st_mode), ")");
+    if (!S_ISDIR(entry.st_mode)) return cat(folder.string(), " is not a directory (it is ", file_kind(entry.st_mode), ")");
     if (::access(folder.c_str(), W_OK | X_OK) != 0) return cat("directory ", folder.string(), " is not writable");
     return "";
   }
@@ -84,7 +71,7 @@ std::string folder_problem(const std::string& path) {
     for (const fs::path& part : folder) {
       prefix /= part;
       if (::stat(prefix.c_str(), &entry) == 0 && !S_ISDIR(entry.st_mode))
-        return cat(prefix.string(), " is not a directory (it is ", kind_of(entry.st_mode), ")");
+        return cat(prefix.string(), " is not a directory (it is ", file_kind(entry.st_mode), ")");
     }
   }
   if (error == ENOENT) return cat("directory ", folder.string(), " does not exist");

@@ -49,9 +49,9 @@ extern "C" void remove_partial_and_stop(int signal) {
 
 // Refuses what is at `path` where tdcone creates a file, unless it is a
 // regular file: a link is never followed, whatever it points at.
-void refuse_unless_regular(const std::string& path, const std::string& what) {
+void refuse_unless_regular(const std::string& path, const std::string& what, const std::string& option) {
   if (const std::string problem = why_not_a_regular_file(path); !problem.empty())
-    throw IoError(cat("cannot use ", what, " ", path, ": ", problem, "; remove it, or choose another --output"));
+    throw IoError(cat("cannot use ", what, " ", path, ": ", problem, "; remove it, or choose another ", option));
 }
 
 // Whether `fd` still is the file at `path` (not removed or replaced meanwhile).
@@ -78,26 +78,26 @@ std::string holder_of(int fd) {
 
 }  // namespace
 
-OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
+OutputLock::OutputLock(const std::string& path, const std::string& option) : lock_path_(path + ".lock") {
   const char* lock = lock_path_.c_str();
   for (;;) {
     // Our own new file, or the one a job left (never through a link: O_NOFOLLOW).
     int fd = ::open(lock, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
     const bool created = fd >= 0;
     if (!created && errno == EEXIST) {
-      refuse_unless_regular(lock_path_, "the lock file");
+      refuse_unless_regular(lock_path_, "the lock file", option);
       fd = ::open(lock, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
       if (fd < 0 && errno == ENOENT) continue;  // its holder removed it meanwhile
     }
     if (fd < 0) {
       const int error = errno;
-      refuse_unless_regular(lock_path_, "the lock file");  // a link put there meanwhile (ELOOP)
+      refuse_unless_regular(lock_path_, "the lock file", option);  // a link put there meanwhile (ELOOP)
       throw IoError(cat("cannot create the lock file ", lock_path_, ": ", std::strerror(error)));
     }
     struct stat opened;
     if (::fstat(fd, &opened) != 0 || !S_ISREG(opened.st_mode)) {
       ::close(fd);
-      refuse_unless_regular(lock_path_, "the lock file");
+      refuse_unless_regular(lock_path_, "the lock file", option);
       throw IoError(cat("cannot use the lock file ", lock_path_, ": it is not a regular file"));
     }
     if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -111,7 +111,7 @@ OutputLock::OutputLock(const std::string& path) : lock_path_(path + ".lock") {
         const std::string who = holder_of(fd);
         ::close(fd);
         throw IoError(cat("another tdcone job is writing ", path, " (lock ", lock_path_, " held",
-                          who.empty() ? "" : " by " + who, "): wait for it or choose another --output"));
+                          who.empty() ? "" : " by " + who, "): wait for it or choose another ", option));
       }
       ::close(fd);
       if (created) ::unlink(lock);

@@ -1,6 +1,7 @@
 #include "posix_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -9,6 +10,15 @@
 #include "tdcone/core/error.hpp"
 
 namespace tdcone::io {
+
+std::string file_kind(mode_t mode) {
+  if (S_ISREG(mode)) return "a file";
+  if (S_ISDIR(mode)) return "a directory";
+  if (S_ISLNK(mode)) return "a symbolic link";
+  if (S_ISFIFO(mode)) return "a pipe or FIFO";
+  if (S_ISSOCK(mode)) return "a socket";
+  return "a terminal or device";
+}
 
 PosixFile::PosixFile(const std::string& path) : path_(path) {
   fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);

@@ -6,7 +6,12 @@
 #include <cstdint>
 #include <string>
 
+#include <sys/types.h>
+
 namespace tdcone::io {
+
+/// What a file of this mode is, for a message: "a directory", "a pipe or FIFO".
+std::string file_kind(mode_t mode);
 
 class PosixFile {
  public:

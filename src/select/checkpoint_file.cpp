@@ -1,6 +1,5 @@
 #include "tdcone/select/checkpoint_file.hpp"
 
-#include <string_view>
 #include <utility>
 
 #include "tdcone/core/error.hpp"
@@ -15,22 +14,10 @@ std::string checked(std::string path, bool resume) {
   return path;
 }
 
-// OutputLock's refusal ends by suggesting another --output; here the choice is another --checkpoint.
-io::OutputLock lock(const std::string& path) {
-  try {
-    return io::OutputLock(path);
-  } catch (const IoError& e) {
-    std::string message = e.what();
-    constexpr std::string_view output = "--output";
-    if (message.ends_with(output)) message.replace(message.size() - output.size(), output.size(), "--checkpoint");
-    throw IoError(cat("--checkpoint ", path, ": ", message));
-  }
-}
-
 }  // namespace
 
 CheckpointFile::CheckpointFile(std::string path, bool resume, bool force)
-    : path_(checked(std::move(path), resume)), lock_(lock(path_)), found_(identity_of(path_)) {
+    : path_(checked(std::move(path), resume)), lock_(path_, "--checkpoint"), found_(identity_of(path_)) {
   if (resume || force) own_ = found_;
 }
 

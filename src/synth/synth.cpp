@@ -49,15 +49,24 @@ void write_corpus(const SynthOptions& options, const std::string& path) {
     return write_lines(options, *lines, output);
   }
   const io::OutputLock lock(path);  // one writer of `path` at a time
-  const std::string partial = io::create_partial(path);
-  io::PartialOnSignal on_signal(partial, 0);
+  // Written through the descriptor of a file created anew (O_EXCL), never reopened by name.
+  const io::PartialFile partial = io::create_partial_file(path);
+  io::PartialOnSignal on_signal(partial.path, 0);
   try {
-    io::ZstdWriter output(partial, format);
-    write_lines(options, *lines, output);
-    if (std::rename(partial.c_str(), path.c_str()) != 0)
-      throw IoError(cat("cannot rename ", partial, " to ", path, ": ", std::strerror(errno)));
+    std::unique_ptr<std::FILE, int (*)(std::FILE*)> file(::fdopen(partial.fd, "wb"), &std::fclose);
+    if (!file) {
+      ::close(partial.fd);
+      throw IoError(cat("cannot write ", partial.path, ": ", std::strerror(errno)));
+    }
+    {
+      io::ZstdWriter output(file.get(), partial.path, format);
+      write_lines(options, *lines, output);
+    }
+    if (std::fclose(file.release()) != 0) throw IoError(cat("cannot write ", partial.path, ": ", std::strerror(errno)));
+    // The command line has checked --force (h5::check_output_target); a link is still refused.
+    io::commit_partial(partial.path, path, /*replace=*/true);
   } catch (...) {
-    ::unlink(partial.c_str());
+    ::unlink(partial.path.c_str());
     throw;
   }
   on_signal.kept();

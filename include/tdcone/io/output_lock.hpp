@@ -18,8 +18,9 @@ namespace tdcone::io {
 class OutputLock {
  public:
   /// Throws IoError naming the job that holds the lock (its pid and host), or
-  /// naming the lock file when it is a symbolic link or not a regular file.
-  explicit OutputLock(const std::string& path);
+  /// naming the lock file when it is a symbolic link or not a regular file;
+  /// the message suggests another `option` (the one that named `path`).
+  explicit OutputLock(const std::string& path, const std::string& option = "--output");
   ~OutputLock();  // removes the lock file, while still holding it
   OutputLock(const OutputLock&) = delete;
   OutputLock& operator=(const OutputLock&) = delete;
