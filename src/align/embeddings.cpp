@@ -36,6 +36,29 @@ void for_each_field(std::string_view line, F&& f) {
   }
 }
 
+// A byte no text line holds (NUL), or bytes that are not UTF-8: a binary
+// word2vec record ("word " and raw floats) read as a line.
+bool holds_binary_bytes(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size()) {
+    const auto byte = static_cast<unsigned char>(line[i]);
+    if (byte == 0) return true;
+    const std::size_t length = byte < 0x80 ? 1 : (byte >> 5) == 0x6 ? 2 : (byte >> 4) == 0xE ? 3 : (byte >> 3) == 0x1E ? 4 : 0;
+    if (length == 0 || i + length > line.size()) return true;
+    for (std::size_t k = 1; k < length; ++k)
+      if ((static_cast<unsigned char>(line[i + k]) & 0xC0) != 0x80) return true;
+    i += length;
+  }
+  return false;
+}
+
+std::string binary_file_message(const std::string& path, std::uint64_t line_no) {
+  return cat(path, ":", line_no, ": not a line of text (it holds a NUL byte or bytes that are not UTF-8): a binary "
+             "word2vec file? --embeddings reads the text format only, 'word v1 ... vd' a line; convert it, e.g. with "
+             "gensim: KeyedVectors.load_word2vec_format('", path, "', binary=True).save_word2vec_format('", path,
+             ".txt', binary=False)");
+}
+
 }  // namespace
 
 EmbeddingTable EmbeddingTable::load(const std::string& path, const text::Vocabulary& vocabulary) {
@@ -50,9 +73,16 @@ EmbeddingTable EmbeddingTable::load(const std::string& path, const text::Vocabul
   for (const auto& segment : io::plan_share(files, 0, 1)) {
     io::LineReader reader(files[segment.file], segment, std::uint64_t{1} << 26);
     io::Line line;
+    // A line that cannot be a vector: said to be binary when it is not text.
+    const auto refuse = [&](const std::string& why) {
+      throw UsageError(holds_binary_bytes(line.text) ? binary_file_message(path, line_no) : cat(path, ":", line_no, ": ", why));
+    };
     while (reader.next(line)) {
       ++line_no;
-      if (line.too_long) throw UsageError(cat(path, ":", line_no, ": embedding line too long"));
+      if (line.too_long) refuse("embedding line too long");
+      // The first vector of a binary file may happen to split into the
+      // right number of fields, and its word be one the text lacks.
+      if (line_no <= 2 && line.text.find('\0') != std::string_view::npos) refuse("");
       fields.clear();
       for_each_field(line.text, [&](std::string_view f) { fields.push_back(f); });
       if (fields.empty()) continue;
@@ -61,17 +91,16 @@ EmbeddingTable EmbeddingTable::load(const std::string& path, const text::Vocabul
         table.dimension_ = header_dimension;  // word2vec "count dim" header: the vectors must agree
         continue;
       }
-      if (fields.size() < 2) throw UsageError(cat(path, ":", line_no, ": expected a word and its vector"));
+      if (fields.size() < 2) refuse("expected a word and its vector");
       const std::size_t dim = fields.size() - 1;
       if (table.dimension_ == 0) table.dimension_ = dim;
-      if (dim != table.dimension_)
-        throw UsageError(cat(path, ":", line_no, ": vector has ", dim, " values, expected ", table.dimension_));
+      if (dim != table.dimension_) refuse(cat("vector has ", dim, " values, expected ", table.dimension_));
+      ++table.vectors_in_file_;
       const text::WordId word = vocabulary.find(fields[0]);
       if (word == text::kNullWord || table.row_of_[word] >= 0) continue;
       values.resize(dim);
       for (std::size_t k = 0; k < dim; ++k)
-        if (!parse_float(fields[k + 1], values[k]))
-          throw UsageError(cat(path, ":", line_no, ": not a finite number: '", fields[k + 1], "'"));
+        if (!parse_float(fields[k + 1], values[k])) refuse(cat("not a finite number: '", fields[k + 1], "'"));
       table.set(word, values);
     }
   }

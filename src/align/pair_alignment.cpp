@@ -22,6 +22,7 @@ void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, Pa
   out.x_only.resize(x.size());
   out.y_only.resize(y.size());
   out.shares.clear();
+  out.spread_by_vectors = 0;
   WordId* same = out.same.data();
   WordId* x_only = out.x_only.data();
   WordId* y_only = out.y_only.data();
@@ -44,10 +45,10 @@ void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, Pa
   out.x_only.resize(n_x);
   out.y_only.resize(n_y);
   if (mode_ == AlignMode::embedding && !out.y_only.empty())
-    for (WordId w : out.x_only) add_shares(w, out.y_only, out.shares);
+    for (WordId w : out.x_only) out.spread_by_vectors += add_shares(w, out.y_only, out.shares);
 }
 
-void PairAligner::add_shares(WordId w, std::span<const WordId> y_only, std::vector<double>& out) const {
+bool PairAligner::add_shares(WordId w, std::span<const WordId> y_only, std::vector<double>& out) const {
   bool all_known = embeddings_ != nullptr && embeddings_->vector(w) != nullptr;
   for (WordId t : y_only) all_known = all_known && embeddings_->vector(t) != nullptr;
   // Exact sums: word ids, hence the order of y_only, depend on the ranks.
@@ -58,6 +59,7 @@ void PairAligner::add_shares(WordId w, std::span<const WordId> y_only, std::vect
     sum.add(out.back());
   }
   for (std::size_t k = first; k < out.size(); ++k) out[k] /= sum.value();
+  return all_known;
 }
 
 double PairAligner::pair_tdcone(const PairSplit& split, std::size_t output_types) const {

@@ -71,7 +71,7 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
   const Stopwatch clock;
   pipeline::BalanceConfig config = options.config;
   options.corpus.resolve(config.corpus);
-  options.engine.resolve(config.engine);
+  options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
   config.mode = label::balance_mode_from_name(options.mode);
   config.rank_by = from_name<pipeline::RankBy>(options.rank_by, {{"tdcone", pipeline::RankBy::tdcone},

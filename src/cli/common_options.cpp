@@ -2,6 +2,7 @@
 #include "tdcone/cli/common_options.hpp"
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/core/guard.hpp"
 #include "tdcone/pipeline/score_engine.hpp"
 
 namespace tdcone::cli {
@@ -63,8 +64,14 @@ select::Side side_from_name(const std::string& name) {
   return from_name<select::Side>(name, {{"src", select::Side::src}, {"tgt", select::Side::tgt}, {"both", select::Side::both}});
 }
 
-void EngineModes::resolve(pipeline::EngineSettings& c) const {
+void EngineModes::resolve(const boost::mpi::communicator& comm, pipeline::EngineSettings& c) const {
   c.align = from_name<align::AlignMode>(align, {{"uniform", align::AlignMode::uniform}, {"static", align::AlignMode::embedding}});
+  mpi::collective_step(comm, [&] {
+    if (!c.embeddings.empty() && c.align != align::AlignMode::embedding)
+      throw UsageError(cat("--embeddings ", c.embeddings, " is read by --align static only, and the alignment is --align ",
+                           align, ", which uses no vector: add --align static (align = \"static\" in a --config file), "
+                           "or leave out --embeddings"));
+  });
 }
 
 void OutputModes::resolve(pipeline::OutputConfig& c) const {
@@ -82,7 +89,9 @@ void OutputModes::add_to(OptionSet& o, pipeline::OutputConfig& c) {
 
 void EngineModes::add_to(OptionSet& o, pipeline::EngineSettings& c) {
   o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings", one_of({"uniform", "static"}));
-  o.add("embeddings", c.embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed) for --align static");
+  o.add("embeddings", c.embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed; not word2vec binary) "
+        "for --align static, which it needs. The run reports the share of word types and of alignment mass that had a "
+        "vector (summary, /corpus), warns under 50 % and stops at none");
   o.add("memory", c.memory,
         "Memory per rank (e.g. 1500M, 4G, 4GiB: K, M, G, T are powers of 1024; a bare number is bytes): bounds the "
         "exchange buffers; a run whose share of the alignment matrix cannot fit stops early with the --memory (its "

@@ -73,7 +73,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   const Stopwatch clock;
   pipeline::ScoreConfig config = options.config;
   options.corpus.resolve(config.corpus);
-  options.engine.resolve(config.engine);
+  options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
   config.corpus.dedup = dedup_mode(options.dedup);
   config.shard_by = from_name<entropy::ShardBy>(

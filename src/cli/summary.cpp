@@ -4,12 +4,34 @@
 #include <boost/mpi/collectives.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/pipeline/memory_budget.hpp"
 
 namespace tdcone::cli {
+
+namespace {
+
+// "19 of 20 input types (95.0 %)": the share rounded down, so no share under a half prints as 50.0 %.
+std::string part_of(std::uint64_t part, std::uint64_t whole, const char* what) {
+  if (whole == 0) return cat("0 ", what);
+  char share[32];
+  std::snprintf(share, sizeof share, "%.1f", std::floor(1000.0 * static_cast<double>(part) / static_cast<double>(whole)) / 10);
+  return cat(part, " of ", whole, " ", what, " (", share, " %)");
+}
+
+// How much the vectors of a static run decided (pipeline/embedding_coverage.hpp).
+void print_coverage(const pipeline::EmbeddingCoverage& c) {
+  std::printf("  vectors      %s, %s have a vector in %s\n",
+              part_of(c.input_types_with_vector, c.input_types, "input types").c_str(),
+              part_of(c.output_types_with_vector, c.output_types, "output types").c_str(), c.file.c_str());
+  std::printf("  by vectors   %s spread over y\\x by cosines, the rest evenly\n",
+              part_of(c.spread_by_vectors, c.spread_words, "x\\y words").c_str());
+}
+
+}  // namespace
 
 int name_width(const std::vector<std::string>& names, const std::string& header) {
   std::size_t width = header.size();
@@ -33,6 +55,7 @@ void print_summary(const boost::mpi::communicator& comm, const std::string& comm
     std::printf("  TD-CONE_REL  %.7f (KL_pq %.7f, KL_pu %.7f)\n", corpus.tdcone_rel, corpus.kl_pq, corpus.kl_pu);
   std::printf("  BLEU         %.7f (unigram precision %.7f; output against input, no brevity penalty)\n",
               corpus.diversity.bleu(), corpus.diversity.unigram_precision());
+  if (scores.embedding_coverage) print_coverage(*scores.embedding_coverage);
   std::printf("  ranks        %d, %.2f s:", comm.size(), seconds);
   for (const auto& phase : scores.phases) std::printf(" %s %.2f", phase.name.c_str(), phase.seconds);
   std::printf("\n  peak memory ");

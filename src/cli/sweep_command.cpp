@@ -32,7 +32,7 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
   const Stopwatch clock;
   pipeline::SweepConfig config = options.config;
   options.corpus.resolve(config.corpus);
-  options.engine.resolve(config.engine);
+  options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
   config.corpus.dedup = dedup_mode(options.dedup);
   config.by = from_name<pipeline::SweepBy>(options.sweep_by, {{"score", pipeline::SweepBy::score},

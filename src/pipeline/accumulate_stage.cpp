@@ -68,6 +68,7 @@ class RoundWriter {
     first_round_ = false;
   }
   const std::vector<std::vector<std::uint32_t>>& outbox() const { return outbox_; }
+  const SpreadWords& spread() const { return spread_; }
   /// Sends the messages into `inbox`, which begins with this rank's own,
   /// not copied (the matrix adds a round's rows in any order), and frees what
   /// the outbox then holds: the matrix grows into its memory while it adds the round.
@@ -97,6 +98,8 @@ class RoundWriter {
     if (pair_tdcone_) (*pair_tdcone_)[i] = aligner_.pair_tdcone(split_, y.size());
     const std::uint32_t group = groups_.empty() ? 0 : groups_[i];
     if (group == entropy::kNoGroup) return 0;
+    if (!split_.y_only.empty()) spread_.spread_words += split_.x_only.size();
+    spread_.spread_by_vectors += split_.spread_by_vectors;
 
     const bool weighted = !aligner_.spreads_uniformly();
     // Written through pointers into lists sized first: a push_back a word
@@ -175,6 +178,7 @@ class RoundWriter {
   std::size_t received_words_ = 0;       // the last round's inbox, the own words among them
   bool first_round_ = true;
   align::PairSplit split_;
+  SpreadWords spread_;
 };
 
 // Adds the rows of the received messages to the matrix, at most about
@@ -252,10 +256,10 @@ std::uint64_t estimated_message_words(const text::TokenizedShare& share) {
   return 2 * (share.side_types() + 6 * share.size());
 }
 
-void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& share,
-                std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner, const WordRoutes& routes,
-                mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, const ProgressCallback& progress,
-                std::vector<double>* pair_tdcone) {
+SpreadWords accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& share,
+                       std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner,
+                       const WordRoutes& routes, mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits,
+                       const ProgressCallback& progress, std::vector<double>* pair_tdcone) {
   if (pair_tdcone) pair_tdcone->assign(share.size(), std::numeric_limits<double>::quiet_NaN());
   // The types aligned go to the matrix's pool, where it has one: its blocks grow into their pages.
   RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.rank(), comm.size(), pair_tdcone,
@@ -324,6 +328,7 @@ void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& shar
     writer.take_back(inbox);
   }
   progress.finish(static_cast<std::uint64_t>(all_pairs));
+  return writer.spread();
 }
 
 }  // namespace tdcone::pipeline

@@ -161,6 +161,15 @@ void write_corpus_group(h5::OutputFile& file, const JobScores& scores, bool with
   }
   set_attribute(file, schema::corpus::bleu, corpus.diversity.bleu());
   set_attribute(file, schema::corpus::unigram_precision, corpus.diversity.unigram_precision());
+  if (const auto& coverage = scores.embedding_coverage) {
+    set_attribute(file, schema::corpus::vx_with_vector, coverage->input_types_with_vector);
+    set_attribute(file, schema::corpus::vy_with_vector, coverage->output_types_with_vector);
+    set_attribute(file, schema::corpus::spread_words, coverage->spread_words);
+    set_attribute(file, schema::corpus::spread_by_vectors, coverage->spread_by_vectors);
+    set_attribute(file, schema::corpus::vector_share_vx, coverage->input_share());
+    set_attribute(file, schema::corpus::vector_share_vy, coverage->output_share());
+    set_attribute(file, schema::corpus::vector_share_mass, coverage->mass_share());
+  }
   // Run figures: seconds of each phase (rank 0's wall clock; the write phase is
   // not over yet), peak resident memory per rank so far, the budget.
   const schema::Attribute& seconds = schema::root::seconds;

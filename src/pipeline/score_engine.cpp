@@ -81,10 +81,14 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   const bool by_embedding = config.align == align::AlignMode::embedding;
   if (by_embedding && config.embeddings.empty() && comm.rank() == 0)
     std::fprintf(stderr, "tdcone: --align static without --embeddings: uniform over y\\x (SPEC §3)\n");
-  align::PairAligner aligner(config.align, by_embedding && !config.embeddings.empty() ? &embeddings : nullptr);
+  const bool with_vectors = by_embedding && !config.embeddings.empty();
+  align::PairAligner aligner(config.align, with_vectors ? &embeddings : nullptr);
 
   enter_phase("vocabulary");
-  RoutedVocabulary words = route_vocabulary(comm, corpus, reference, vocabulary, groups);
+  RoutedVocabulary words = route_vocabulary(comm, corpus, reference, vocabulary, groups, with_vectors ? &embeddings : nullptr);
+  if (with_vectors)  // before the align: a file that covers no word is refused, a poor one warned of, at once
+    result.embedding_coverage = count_vector_types(comm, words.global, config.embeddings, embeddings.vectors_in_file(),
+                                                   embeddings.dimension());
   std::optional<mpi::MatrixLayout> layout;
   mpi::collective_step(comm, [&] { layout = mpi::MatrixLayout::make(words.global, comm.rank(), groups.group_count()); });
   clock.lap("vocabulary");
@@ -104,7 +108,10 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   q->take_blocks_from(&*released_types);
   {
     Progress progress(progress_here, "align", "pairs", "all ranks", comm.size());
-    accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, *q, limits, progress.callback(), &result.pair_tdcone);
+    const SpreadWords spread = accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, *q, limits,
+                                          progress.callback(), &result.pair_tdcone);
+    if (result.embedding_coverage)
+      add_spread_words(comm, *result.embedding_coverage, spread.spread_words, spread.spread_by_vectors);
   }
   q->finish();  // before the reference's rounds: its round scratch goes
   std::optional<mpi::PartitionedMatrix> p;

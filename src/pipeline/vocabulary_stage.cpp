@@ -40,7 +40,7 @@ void mark_words(const text::TokenizedShare& share, mpi::WordMarks& marks, unsign
 
 RoutedVocabulary route_vocabulary(const boost::mpi::communicator& comm, const text::TokenizedShare& corpus,
                                   const text::TokenizedShare* reference, const text::Vocabulary& vocabulary,
-                                  const entropy::PairGroups& groups) {
+                                  const entropy::PairGroups& groups, const align::EmbeddingTable* embeddings) {
   mpi::WordMarks marks(vocabulary.size(), groups.group_count());
   std::vector<std::uint64_t> row_work;
   mpi::collective_step(comm, [&] {  // local: agreed before the vocabulary exchange
@@ -49,6 +49,9 @@ RoutedVocabulary route_vocabulary(const boost::mpi::communicator& comm, const te
                groups.group_of_pair);
     if (reference)
       mark_words(*reference, marks, mpi::WordMarks::reference_input, mpi::WordMarks::reference_output, row_work);
+    if (embeddings)
+      for (text::WordId w = 0; w < vocabulary.size(); ++w)
+        if (embeddings->vector(w)) marks.set(w, mpi::WordMarks::with_vector);
   });
   RoutedVocabulary result;
   result.global = mpi::build_global_vocabulary(comm, vocabulary, marks, row_work);

@@ -24,6 +24,9 @@ struct PairSplit {
   /// Embedding mode with y\x non-empty: for each x\y word in turn, its
   /// weights over y\x (summing to 1); empty otherwise.
   std::vector<double> shares;
+  /// Embedding mode: how many of x_only were spread by their cosines (the
+  /// word and every word of y\x have a vector); the others evenly over y\x.
+  std::size_t spread_by_vectors = 0;
 
   bool null_row() const { return x_only.empty() && !y_only.empty(); }
 };
@@ -45,8 +48,8 @@ class PairAligner {
 
  private:
   /// The weights word `w` of x\y gives each of `y_only` (cosines; uniform
-  /// when a vector is missing), normalized, appended to `out`.
-  void add_shares(text::WordId w, std::span<const text::WordId> y_only, std::vector<double>& out) const;
+  /// when a vector is missing), normalized, appended to `out`; true when by cosines.
+  bool add_shares(text::WordId w, std::span<const text::WordId> y_only, std::vector<double>& out) const;
 
   AlignMode mode_;
   const EmbeddingTable* embeddings_;

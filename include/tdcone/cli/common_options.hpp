@@ -3,6 +3,8 @@
 // output), declared with their --help text and bound to the jobs' config
 // structs. An option whose value is a name is kept here as given and turned
 // into the config's enum by resolve (CLI11 has already checked the name).
+#include <boost/mpi/communicator.hpp>
+
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -37,7 +39,9 @@ struct EngineModes {
   std::string align = "uniform";
 
   void add_to(OptionSet& options, pipeline::EngineSettings& config);
-  void resolve(pipeline::EngineSettings& config) const;
+  /// Also refuses --embeddings without --align static, which would read no
+  /// vector (every rank parsed the same arguments: all refuse). Collective.
+  void resolve(const boost::mpi::communicator& comm, pipeline::EngineSettings& config) const;
 };
 
 /// --compression, by name.

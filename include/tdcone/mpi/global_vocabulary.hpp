@@ -17,11 +17,15 @@ namespace tdcone::mpi {
 /// traffic per matrix cell.
 class WordMarks {
  public:
-  // Fixed bits; bit group_output(g) marks an output word of pair group g.
-  static constexpr unsigned corpus_input = 0, corpus_output = 1, reference_input = 2, reference_output = 3;
-  static constexpr unsigned group_output(std::size_t group) { return 4 + static_cast<unsigned>(group); }
+  // Fixed bits (with_vector: the word has a vector in --embeddings); bit
+  // group_output(g) marks an output word of pair group g.
+  static constexpr unsigned corpus_input = 0, corpus_output = 1, reference_input = 2, reference_output = 3,
+                            with_vector = 4;
+  static constexpr unsigned fixed_bits = 5;
+  static constexpr unsigned group_output(std::size_t group) { return fixed_bits + static_cast<unsigned>(group); }
 
-  WordMarks(std::size_t words, std::size_t groups) : width_((4 + groups + 63) / 64), bits_(words * width_, 0) {}
+  WordMarks(std::size_t words, std::size_t groups)
+      : width_((fixed_bits + groups + 63) / 64), bits_(words * width_, 0) {}
 
   void resize(std::size_t words) { bits_.resize(words * width_, 0); }
   void set(text::WordId word, unsigned bit) { bits_[word * width_ + bit / 64] |= std::uint64_t{1} << (bit % 64); }

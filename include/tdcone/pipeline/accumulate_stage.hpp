@@ -32,6 +32,14 @@ struct AccumulateLimits {
   std::uint64_t machine_bytes = 0;       // this machine's budget per rank, the most to advise
 };
 
+/// Rule 2's mass in a rank's pairs added to the matrix: the x\y words of
+/// pairs with a non-empty y\x (a unit each), and of them those spread by
+/// their cosines (align::PairSplit::spread_by_vectors).
+struct SpreadWords {
+  std::uint64_t spread_words = 0;
+  std::uint64_t spread_by_vectors = 0;
+};
+
 /// About twice the words of all the messages the pairs of `share` send (each
 /// pair's types and a header, y\x to about two owners): what the rounds are
 /// sized from, and the most the first round's buffers reserve.
@@ -43,10 +51,10 @@ std::uint64_t estimated_message_words(const text::TokenizedShare& share);
 /// already sent are released round by round (release_types_before). Throws a CollectiveError
 /// on every rank when any rank fails, e.g. when its part of the matrix
 /// outgrows the budget (exit status 2, with the memory or ranks it needs).
-/// Collective.
-void accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& share,
-                std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner, const WordRoutes& routes,
-                mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits, const ProgressCallback& progress,
-                std::vector<double>* pair_tdcone);
+/// Returns this rank's spread words (not summed over the ranks). Collective.
+SpreadWords accumulate(const boost::mpi::communicator& comm, text::TokenizedShare& share,
+                       std::span<const std::uint32_t> group_of_pair, const align::PairAligner& aligner,
+                       const WordRoutes& routes, mpi::PartitionedMatrix& matrix, const AccumulateLimits& limits,
+                       const ProgressCallback& progress, std::vector<double>* pair_tdcone);
 
 }  // namespace tdcone::pipeline

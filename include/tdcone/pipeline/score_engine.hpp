@@ -11,12 +11,14 @@
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
 
 #include "tdcone/align/pair_alignment.hpp"
 #include "tdcone/entropy/subset_scores.hpp"
+#include "tdcone/pipeline/embedding_coverage.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 
 namespace tdcone::pipeline {
@@ -51,6 +53,7 @@ struct EngineResult {
   std::uint64_t input_types = 0;              // |V_x| of the corpus
   std::uint64_t cell_updates = 0;             // cells added to M (and P) over all ranks, before combining
   std::vector<PhaseTime> phases;              // wall time of each stage
+  std::optional<EmbeddingCoverage> embedding_coverage;  // --align static with --embeddings
 };
 
 /// Scores `corpus` and the subsets of `groups` (and, with `reference`,

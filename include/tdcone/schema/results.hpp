@@ -124,6 +124,27 @@ inline constexpr Attribute n_duplicates{group, "n_duplicates", Type::u64, Presen
 inline constexpr Attribute n_in_reference{group, "n_in_reference", Type::u64, Presence::optional,
                                           "pairs flagged in_reference: their key is a reference pair's (with --dedup "
                                           "and --reference)"};
+// With --align static and --embeddings: how much the vectors decided.
+inline constexpr Attribute vx_with_vector{group, "vx_with_vector", Type::u64, Presence::optional,
+                                          "input word types of the scored lines with a vector in --embeddings "
+                                          "(--align static)"};
+inline constexpr Attribute vy_with_vector{group, "vy_with_vector", Type::u64, Presence::optional,
+                                          "output word types of the scored lines with a vector (--align static)"};
+inline constexpr Attribute spread_words{group, "spread_words", Type::u64, Presence::optional,
+                                        "x\\y words of the pairs in the matrix whose y\\x is not empty: each spreads a "
+                                        "unit of alignment mass over y\\x (--align static)"};
+inline constexpr Attribute spread_by_vectors{group, "spread_by_vectors", Type::u64, Presence::optional,
+                                             "of spread_words, those spread by cosine similarity (the word and every "
+                                             "word of its y\\x have a vector); the others evenly (--align static)"};
+inline constexpr Attribute vector_share_vx{group, "vector_share_vx", Type::f64, Presence::optional,
+                                           "vx_with_vector over the input word types of the scored lines (--align "
+                                           "static; NaN: none)"};
+inline constexpr Attribute vector_share_vy{group, "vector_share_vy", Type::f64, Presence::optional,
+                                           "vy_with_vector over the output word types of the scored lines (--align "
+                                           "static; NaN: none)"};
+inline constexpr Attribute vector_share_mass{group, "vector_share_mass", Type::f64, Presence::optional,
+                                             "spread_by_vectors / spread_words: the share of the alignment mass the "
+                                             "vectors decided (--align static; NaN: no word spread)"};
 }  // namespace corpus
 
 // ---- /pairs: one row per input line, in pair_id order (score, sweep; balance when it scores) ----
