@@ -51,6 +51,9 @@ std::vector<std::size_t> choose_rows(const ExportConfig& options, const h5::Read
     const auto& rank = table.columns[table.column(schema::selection::rank.name, "--selected")];
     const auto& flags = table.columns[table.column(schema::selection::flags.name, "--selected")];
     std::erase_if(rows, [&](std::size_t r) { return !(rank.number(r) <= stop && flags.number(r) == 0); });
+    // Rank order, as --selected promises, whatever the order of the file's rows.
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](std::size_t a, std::size_t b) { return rank.number(a) < rank.number(b); });
   }
   const auto column_named = [&](const std::string& name) -> const h5::Column& {
     return table.columns[table.column(name, "--where")];
