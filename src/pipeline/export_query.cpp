@@ -109,6 +109,8 @@ void write_export(const ExportConfig& options, std::ostream& out, const std::str
   if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
   check_result_table(reader, options.hdf5, group, "export");
   const Table table = read_table(reader, options.hdf5, group);
+  if (const auto pair_id = table.find(schema::pairs::pair_id.name))  // each line once: no repeated or missing text
+    check_pair_ids(options.hdf5, group, table.columns[*pair_id].unsigned_values, recorded_line_count(reader));
   std::vector<std::size_t> rows = choose_rows(options, reader, table);
   write_rows(options, reader, table, std::move(rows), out, out_name, zstd, discarded_on_error);
 }
