@@ -76,6 +76,7 @@ bool in_pair_id_order(std::string_view group) {
 // Every column of the table in its schema type, all of one length, and, for a
 // table of one row a line, of n_lines rows: checked on the dataspaces, before a
 // column is read (a dataspace that claims 10^12 rows is refused, not allocated).
+// Columns of differing lengths: a usage error, as export has always said it.
 void check_column_shapes(const h5::Reader& reader, const std::string& path, const schema::Table& table,
                          const std::vector<std::string>& present) {
   for (const std::string& name : present) {
@@ -86,18 +87,19 @@ void check_column_shapes(const h5::Reader& reader, const std::string& path, cons
       throw IoError(cat(path, ": ", dataset, " is stored as ", reader.dataset_type(dataset), ", not ",
                         schema::type_name((*known)->type), " as tdcone writes it", rerun(table)));
   }
-  const std::optional<std::uint64_t> lines = recorded_line_count(reader);
-  std::optional<std::pair<std::string, std::size_t>> first;
+  std::vector<std::size_t> rows;
+  std::string listing;
   for (const std::string& name : present) {
-    const std::size_t rows = reader.rows(cat(table.group, "/", name));
-    if (lines && one_row_a_line(table.group) && rows != *lines)
-      throw IoError(cat(path, ": ", table.group, "/", name, " has ", rows, " rows, not one for each of the n_lines ",
-                        *lines, " lines the run read", rerun(table)));
-    if (!first) first.emplace(name, rows);
-    if (rows != first->second)
-      throw IoError(cat(path, ": the columns of ", table.group, " differ in length (", first->first, " ", first->second,
-                        " rows, ", name, " ", rows, ")", rerun(table)));
+    rows.push_back(reader.rows(cat(table.group, "/", name)));
+    listing += cat(listing.empty() ? "" : ", ", name, " ", rows.back());
   }
+  if (std::ranges::adjacent_find(rows, std::ranges::not_equal_to{}) != rows.end())  // as export's read_table says it
+    throw UsageError(cat(path, ": the columns of ", table.group, " differ in length (rows: ", listing,
+                         "): not a complete tdcone result"));
+  const std::optional<std::uint64_t> lines = recorded_line_count(reader);
+  if (lines && one_row_a_line(table.group) && !rows.empty() && rows[0] != *lines)
+    throw IoError(cat(path, ": the columns of ", table.group, " have ", rows[0], " rows, not one for each of the n_lines ",
+                      *lines, " lines the run read", rerun(table)));
 }
 
 }  // namespace

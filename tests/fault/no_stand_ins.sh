@@ -163,6 +163,10 @@ def strings(f):
 def huge(f):  # a dataspace of 10^12 rows in a small file: no chunk is written
     replace(f, "pairs/tdcone", shape=(10**12,), dtype="f8", chunks=(4096,))
 
+def long(f):  # every column 10^12 rows, n_lines 400
+    for name in list(f["pairs"]):
+        replace(f, "pairs/" + name, shape=(10**12,), dtype=f["pairs"][name].dtype, chunks=(4096,))
+
 def all_huge(f):  # every column and n_lines agree on 10^12 rows
     for name in list(f["pairs"]):
         replace(f, "pairs/" + name, shape=(10**12,), dtype=f["pairs"][name].dtype, chunks=(4096,))
@@ -177,6 +181,7 @@ def pair_id_of(group, row, value_of):  # row `row` of group's pair_id becomes va
 
 altered("r.h5", "strings.h5", strings)
 altered("r.h5", "huge.h5", huge)
+altered("r.h5", "long.h5", long)
 altered("r.h5", "allhuge.h5", all_huge)
 altered("r.h5", "outside.h5", pair_id_of("pairs", 5, lambda ids: 10**6))
 altered("r.h5", "twice.h5", pair_id_of("pairs", 5, lambda ids: 4))
@@ -186,30 +191,33 @@ with h5py.File("sel-twice.h5", "r") as f:
 open("sel-twice.id", "w").write(str(first))
 PY
 STRINGS="strings.h5: /pairs/tdcone is stored as string (.*), not f64 as tdcone writes it"
-HUGE="huge.h5: /pairs/tdcone has 1000000000000 rows, not one for each of the n_lines 400 lines"
+HUGE="huge.h5: the columns of /pairs differ in length (rows: pair_id 400, .*tdcone 1000000000000)"
+LONG="long.h5: the columns of /pairs have 1000000000000 rows, not one for each of the n_lines 400 lines"
 ALLHUGE="allhuge.h5: dataset /pairs/.* claims 1000000000000 rows"
 OUTSIDE="outside.h5: /pairs/pair_id holds 1000000 at row 5, out of range"
 TWICE="twice.h5: /pairs/pair_id holds 4 twice (rows 4 and 5)"
-for case in strings:STRINGS huge:HUGE outside:OUTSIDE twice:TWICE; do
-  file=${case%%:*}.h5 var=${case#*:}
-  bounded 60 1 "${!var}" -- "$TDCONE" export "$file" --text --input c.tsv
+for case in strings:STRINGS:1 huge:HUGE:2 long:LONG:1 outside:OUTSIDE:1 twice:TWICE:1; do
+  IFS=: read -r file var status <<< "$case"
+  file=$file.h5
+  bounded 60 "$status" "${!var}" -- "$TDCONE" export "$file" --text --input c.tsv
   [ ! -s out.txt ] || fail "export of $file wrote rows"
-  bounded 60 1 "${!var}" -- "$TDCONE" export "$file" --lines-only --input c.tsv
+  bounded 60 "$status" "${!var}" -- "$TDCONE" export "$file" --lines-only --input c.tsv
   [ ! -s out.txt ] || fail "export --lines-only of $file wrote lines"
 done
 bounded 60 1 "$ALLHUGE" -- "$TDCONE" export allhuge.h5
 # The Python helpers check the same before they read.
 bounded 60 1 "strings.h5: /pairs/tdcone is stored as .*, not f64 as tdcone writes it" -- "$PY" "$FRAME" strings.h5
-bounded 60 1 "huge.h5: /pairs/tdcone has 1000000000000 rows, not one for each of the n_lines 400" -- "$PY" "$FRAME" huge.h5
+bounded 60 1 "long.h5: /pairs/.* has 1000000000000 rows, not one for each of the n_lines 400" -- "$PY" "$FRAME" long.h5
 ! grep -q Traceback err.txt || fail "tdcone_frame.py: a traceback: $(cat err.txt)"
 # select and balance read a share of /pairs on each rank: the rank whose rows
 # hold the repeated pair_id finds it.
 SHARE="twice.h5: /pairs/pair_id holds 4 at row 5, where tdcone writes pair_id 5"
-for case in strings:STRINGS huge:HUGE twice:SHARE; do
-  file=${case%%:*}.h5 var=${case#*:}
-  bounded 120 1 "${!var}" -- run_mpi 2 select --representative c.tsv --available c.tsv --where 'tdcone<=1' \
+for case in strings:STRINGS:1 huge:HUGE:2 long:LONG:1 twice:SHARE:1; do
+  IFS=: read -r file var status <<< "$case"
+  file=$file.h5
+  bounded 120 "$status" "${!var}" -- run_mpi 2 select --representative c.tsv --available c.tsv --where 'tdcone<=1' \
     --where-result "$file" --output w.h5
-  bounded 120 1 "${!var}" -- run_mpi 3 balance --input c.tsv --label-cols 5 --ranking "$file" --output b.h5
+  bounded 120 "$status" "${!var}" -- run_mpi 3 balance --input c.tsv --label-cols 5 --ranking "$file" --output b.h5
 done
 [ ! -e b.h5 ] && [ ! -e w.h5 ] || fail "a refused result file left an output"
 first=$(cat sel-twice.id)
