@@ -83,6 +83,13 @@ except (OSError, ValueError) as _error:
 TABLES = {group["group"].strip("/"): (tuple(column["name"] for column in group["columns"]
                                             if column["presence"] == "required"), group["writer"])
           for group in SCHEMA["groups"] if group["checked"]}
+# The stored type of every column of each checked table, by name.
+COLUMN_TYPES = {group["group"].strip("/"): {column["name"]: column["type"] for column in group["columns"]}
+                for group in SCHEMA["groups"] if group["checked"]}
+# The tables of one row a line: n_lines rows (check_result_table).
+_ONE_ROW_A_LINE = ("pairs", "balance", "selection")
+# The numpy kinds each schema type may be stored as (f64: any number, as check_result_table reads it).
+_KINDS = {"u8": "u", "u16": "u", "u32": "u", "u64": "u", "f64": "fiu", "string": "SOU"}
 # The bits of every `flags` column, by name: FLAGS["bad_line"] == 1.
 FLAGS = {flag["name"]: flag["value"] for flag in SCHEMA["flags"]}
 
@@ -129,7 +136,9 @@ def version_problem(version):
 def check_result(f, path, need, group=None):
     """Raises ValueError, one line naming `path` and what is wrong, unless the open h5py file `f` is a tdcone
     result this checkout reads and its table `group` ("pairs"; a table tdcone writes, which the file has) has
-    every column tdcone writes into it. `need`: who reads it, for the message ("plot", "tdcone_frame")."""
+    every column tdcone writes into it, each column in its type and all of one length (n_lines in /pairs,
+    /balance and /selection), as check_result_table. `need`: who reads it, for the message ("plot",
+    "tdcone_frame")."""
     try:
         problem = version_problem(f.attrs.get("tdcone_version"))
     except ValueError as error:  # no version to compare with
@@ -143,3 +152,22 @@ def check_result(f, path, need, group=None):
         if column not in f[group]:
             raise ValueError(f"{need}: {path}: /{group} has no '{column}' column, which {need} needs ({writer} "
                              f"writes {', '.join(columns)}): a damaged, cut or hand-made file? rerun {writer}")
+    # Each column in its type, all of one length (n_lines in a table of one row a line), before any is read.
+    lines = f.attrs.get("n_lines") if group in _ONE_ROW_A_LINE else None
+    lengths = {}
+    for name, dataset in f[group].items():
+        if not hasattr(dataset, "dtype"):
+            continue
+        expected = COLUMN_TYPES[group].get(name)
+        if expected in _KINDS and dataset.dtype.kind not in _KINDS[expected]:
+            raise ValueError(f"{need}: {path}: /{group}/{name} is stored as {dataset.dtype}, not {expected} as tdcone "
+                             f"writes it: a damaged, cut or hand-made file? rerun {writer}")
+        rows = dataset.shape[0] if dataset.shape else 1
+        if lines is not None and rows != int(lines):
+            raise ValueError(f"{need}: {path}: /{group}/{name} has {rows} rows, not one for each of the n_lines "
+                             f"{int(lines)} lines the run read: a damaged, cut or hand-made file? rerun {writer}")
+        lengths[name] = rows
+    if len(set(lengths.values())) > 1:
+        listing = ", ".join(f"{name} {rows}" for name, rows in lengths.items())
+        raise ValueError(f"{need}: {path}: the columns of /{group} differ in length ({listing}): a damaged, cut or "
+                         f"hand-made file? rerun {writer}")

@@ -73,7 +73,12 @@ double PairAligner::pair_tdcone(const PairSplit& split, std::size_t output_types
   }
   if (split.null_row()) weighted_log.add(entropy::log_of_count(n_yo));
   const std::size_t rows = split.same.size() + split.x_only.size() + (split.null_row() ? 1 : 0);
-  return entropy::tdcone_from_entropy(rows > 0 ? weighted_log.value() / static_cast<double>(rows) : 0.0, output_types);
+  const double tdcone =
+      entropy::tdcone_from_entropy(rows > 0 ? weighted_log.value() / static_cast<double>(rows) : 0.0, output_types);
+  // A pair's TD-CONE lies in [0, 1]; the roundings of the logarithms and of the
+  // shares can put it a few ulps outside, where a filter such as tdcone<=1
+  // would drop the pair.
+  return std::clamp(tdcone, 0.0, 1.0);
 }
 
 }  // namespace tdcone::align

@@ -40,7 +40,8 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
                     "cut by --stop), in rank order");
   o.add_action_flag("lines-only", c.lines_only,
                     "With --group pairs, balance or selection: write only each kept row's input line, verbatim (bytes as in "
-                    "the file), one per line, in input order unless --sort-by is given; e.g. the next seed corpus");
+                    "the file), one per line, in input order unless --sort-by or --selected (rank order) is given; e.g. the "
+                    "next seed corpus");
   o.add_action_flag("jaded", c.jaded, "With --group selection: the classic cynical-selection columns (line id, rank, "
                     "score, penalty, gain, cross-entropy, root word, WGE, text) as TSV; the text as with --text");
 }

@@ -163,6 +163,18 @@ std::size_t Reader::rows(const std::string& dataset) const {
   return impl_->element_count(H5Dget_space(dset.get()), what);
 }
 
+Column::Kind Reader::column_kind(const std::string& dataset) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  const auto info = impl_->type_of(H5Dget_type(dset.get()), what);
+  switch (info.cls) {
+    case H5T_INTEGER: return info.is_signed ? Column::Kind::signed_integer : Column::Kind::unsigned_integer;
+    case H5T_FLOAT: return Column::Kind::real;
+    case H5T_STRING: return Column::Kind::text;
+    default: impl_->wrong_type(what, "a number or string column");
+  }
+}
+
 std::string Reader::attribute_text(const std::string& object, const std::string& name) const {
   const std::string what = cat("attribute '", name, "' of ", object);
   {
@@ -207,6 +219,17 @@ std::vector<std::uint64_t> Reader::read_uint(const std::string& dataset) const {
   if (info.cls != H5T_INTEGER || info.is_signed) impl_->wrong_type(what, "an unsigned integer column");
   const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
   return impl_->read_numbers<std::uint64_t>(dset.get(), H5T_NATIVE_UINT64, n, what);
+}
+
+std::vector<std::uint64_t> Reader::read_uint(const std::string& dataset, std::uint64_t first, std::uint64_t count) const {
+  const std::string what = "dataset " + dataset;
+  const Handle dset = impl_->open_dataset(dataset);
+  const auto info = impl_->type_of(H5Dget_type(dset.get()), what);
+  if (info.cls != H5T_INTEGER || info.is_signed) impl_->wrong_type(what, "an unsigned integer column");
+  const std::size_t n = impl_->element_count(H5Dget_space(dset.get()), what);
+  if (first > n || count > n - first)
+    throw IoError(cat(impl_->path, ": ", what, " has ", n, " rows, not rows ", first, " to ", first + count));
+  return impl_->read_rows<std::uint64_t>(dset.get(), H5T_NATIVE_UINT64, first, count, what);
 }
 
 std::vector<double> Reader::read_double(const std::string& dataset) const {

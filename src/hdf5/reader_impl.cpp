@@ -2,6 +2,10 @@
 // reading of strings, fixed- or variable-length.
 #include "reader_impl.hpp"
 
+#include <unistd.h>
+
+#include <cstdio>
+
 #include "tdcone/core/error.hpp"
 
 namespace tdcone::h5 {
@@ -60,6 +64,22 @@ std::size_t Reader::Impl::element_count(hid_t space_id, const std::string& what)
   const hssize_t n = H5Sget_simple_extent_npoints(space.get());
   if (n < 0) detail::fail("count the elements of", what, path);
   return static_cast<std::size_t>(n);
+}
+
+void Reader::Impl::check_fits(std::size_t rows, std::size_t row_bytes, const std::string& what) const {
+  const long pages = sysconf(_SC_PHYS_PAGES), page_bytes = sysconf(_SC_PAGESIZE);
+  if (pages <= 0 || page_bytes <= 0 || row_bytes == 0) return;
+  const double memory = static_cast<double>(pages) * static_cast<double>(page_bytes);
+  const double bytes = static_cast<double>(rows) * static_cast<double>(row_bytes);
+  if (bytes <= memory) return;
+  const auto gib = [](double b) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", b / (1 << 30));
+    return std::string(text);
+  };
+  throw IoError(cat(path, ": ", what, " claims ", rows, " rows (", gib(bytes), " at ", row_bytes,
+                    " bytes a row), more than this machine's memory (", gib(memory),
+                    "): a damaged or hand-made file? rerun the tdcone command that wrote it"));
 }
 
 std::string Reader::Impl::type_name(const TypeInfo& info, const std::string& what) const {
@@ -122,6 +142,9 @@ std::vector<std::string> Reader::Impl::read_string_dataset(hid_t dset, const Typ
                                                            const std::string& what) const {
   std::vector<std::string> rows;
   if (n == 0) return rows;
+  // A string row holds at least its std::string, a fixed-length one its bytes too.
+  const htri_t variable = H5Tis_variable_str(info.type.get());
+  check_fits(n, sizeof(std::string) + (variable > 0 ? sizeof(char*) : H5Tget_size(info.type.get())), what);
   rows.reserve(n);
   if (const Handle memory = variable_string_memory(info, what); memory.valid()) {
     std::vector<char*> texts(n, nullptr);

@@ -31,6 +31,10 @@ struct Reader::Impl {
   TypeInfo type_of(hid_t type_id, const std::string& what) const;
   /// Takes ownership of `space_id` and counts its elements.
   std::size_t element_count(hid_t space_id, const std::string& what) const;
+  /// Throws IoError naming the file and `what` when `rows` rows of `row_bytes`
+  /// would not fit in this machine's memory: a damaged or hand-made dataspace is
+  /// refused before its buffer is allocated.
+  void check_fits(std::size_t rows, std::size_t row_bytes, const std::string& what) const;
   /// "u64", "f64", "string (fixed 12 bytes, UTF-8)", ... (Reader::dataset_type).
   std::string type_name(const TypeInfo& info, const std::string& what) const;
   /// Throws IoError "<what> in <file> is not <expected>".
@@ -61,6 +65,7 @@ struct Reader::Impl {
 
   template <class T>
   std::vector<T> read_numbers(hid_t dset, hid_t memory_type, std::size_t n, const std::string& what) const {
+    check_fits(n, sizeof(T), what);
     std::vector<T> rows(n);
     if (n > 0) detail::check(H5Dread(dset, memory_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()), "read", what, path);
     return rows;
@@ -69,6 +74,7 @@ struct Reader::Impl {
   /// Rows [first, first + count) only.
   template <class T>
   std::vector<T> read_rows(hid_t dset, hid_t memory_type, hsize_t first, hsize_t count, const std::string& what) const {
+    check_fits(count, sizeof(T), what);
     std::vector<T> rows(count);
     if (count == 0) return rows;
     const detail::Handle file_space = detail::own(H5Dget_space(dset), H5Sclose, "get the dataspace of", what, path);

@@ -44,11 +44,14 @@ std::vector<double> keys_from_ranking(const BalanceConfig& o, const text::Tokeni
   const char* table = o.rank_by == RankBy::tdcone ? schema::pairs::group : schema::selection::group;
   check_result_table(reader, o.ranking, table, "--rank-by " + rank_by_name(o.rank_by));
   check_same_corpus(reader, "--ranking", o.ranking, share, o.read_run_config);
-  if (o.rank_by == RankBy::tdcone)
+  if (o.rank_by == RankBy::tdcone) {
+    check_pair_id_rows(reader, o.ranking, table, share.first_pair_id, share.size());
     return reader.read_double(schema::pairs::tdcone.path(), share.first_pair_id,
                               share.size());  // this rank's pairs only
+  }
   const std::vector<std::uint64_t> pair_id = reader.read_uint(schema::selection::pair_id.path()),
                                     rank = reader.read_uint(schema::selection::rank.path());
+  check_pair_ids(o.ranking, table, pair_id, recorded_line_count(reader));
   // Rows are in selection order: this rank picks out its pairs (a line the selection did not rank goes last).
   std::vector<double> keys(share.size(), std::nan(""));
   for (std::size_t r = 0; r < pair_id.size(); ++r)

@@ -55,6 +55,9 @@ std::vector<std::size_t> choose_rows(const ExportConfig& options, const h5::Read
     const auto& rank = table.columns[table.column(schema::selection::rank.name, "--selected")];
     const auto& flags = table.columns[table.column(schema::selection::flags.name, "--selected")];
     std::erase_if(rows, [&](std::size_t r) { return !(rank.number(r) <= stop && flags.number(r) == 0); });
+    // Rank order, as --selected promises, whatever the order of the file's rows.
+    std::stable_sort(rows.begin(), rows.end(),
+                     [&](std::size_t a, std::size_t b) { return rank.number(a) < rank.number(b); });
   }
   const auto column_named = [&](const std::string& name) -> const h5::Column& {
     return table.columns[table.column(name, "--where")];
@@ -110,6 +113,8 @@ void write_export(const ExportConfig& options, std::ostream& out, const std::str
   if (!reader.exists(group)) throw UsageError(cat(options.hdf5, " has no ", group, " table"));
   check_result_table(reader, options.hdf5, group, "export");
   const Table table = read_table(reader, options.hdf5, group);
+  if (const auto pair_id = table.find(schema::pairs::pair_id.name))  // each line once: no repeated or missing text
+    check_pair_ids(options.hdf5, group, table.columns[*pair_id].unsigned_values, recorded_line_count(reader));
   std::vector<std::size_t> rows = choose_rows(options, reader, table);
   write_rows(options, reader, table, std::move(rows), out, out_name, zstd, discarded_on_error);
 }

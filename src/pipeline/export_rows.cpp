@@ -213,7 +213,7 @@ void write_rows(const ExportConfig& options, const h5::Reader& reader, const Tab
     return writer.finish();
   }
   const TextJoin join = plan_join(options, reader, table, rows);
-  if (options.lines_only && options.sort_by.empty())  // input order
+  if (options.lines_only && options.sort_by.empty() && !options.selected)  // input order; --selected: rank order
     std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) { return join.id(a) < join.id(b); });
   RowWriter writer(options, table, &join, sink);
   const bool in_input_order = std::adjacent_find(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) {

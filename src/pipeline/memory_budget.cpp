@@ -75,11 +75,16 @@ std::uint64_t parse_memory_size(const std::string& text, const std::string& opti
 
 std::string format_bytes(double bytes) {
   char text[32];
-  constexpr double mib = 1024.0 * 1024.0, gib = 1024.0 * mib;
+  constexpr double kib = 1024.0, mib = 1024.0 * kib, gib = 1024.0 * mib;
+  // Below a unit's 1 the next smaller unit: a size such as --memory 1k is never shown as 0.
   if (bytes >= gib)
     std::snprintf(text, sizeof text, "%.2f GiB", bytes / gib);
-  else
+  else if (bytes >= mib)
     std::snprintf(text, sizeof text, "%.0f MiB", bytes / mib);
+  else if (bytes >= kib)
+    std::snprintf(text, sizeof text, "%.0f KiB", bytes / kib);
+  else
+    std::snprintf(text, sizeof text, "%.0f bytes", bytes);
   return text;
 }
 

@@ -47,6 +47,7 @@ std::vector<std::uint8_t> passes_where(const WhereFilter& filter, const text::To
   check_tdcone_result(reader, path);
   check_result_table(reader, path, schema::pairs::group, "--where");
   check_same_corpus(reader, "--where-result", path, share, read_run_config);
+  check_pair_id_rows(reader, path, schema::pairs::group, share.first_pair_id, share.size());  // row r is line r
   const std::vector<std::string> names = reader.datasets(schema::pairs::group);
   std::map<std::string, h5::Column> columns;  // the ones the conditions name, each read once
   const auto column_named = [&](const std::string& name) -> const h5::Column& {

@@ -4,7 +4,8 @@ namespace tdcone::schema {
 
 const std::vector<FlagBit>& flag_bits() {
   static const std::vector<FlagBit> bits = {
-      {bad_line, "bad_line", "the line could not be read as a pair; skipped under --on-bad-line skip"},
+      {bad_line, "bad_line", "the line could not be read as a pair (a missing field, bad UTF-8, a score that is not a finite "
+                             "number...); skipped under --on-bad-line skip; its tdcone and score are NaN"},
       {junk, "junk", "junk for selection: no tokens, or over the length cap"},
       {not_selected, "not_selected", "ranked after stop_rank, cut by --stop"},
       {in_seed, "in_seed", "already in the seed corpus (not selectable)"},

@@ -188,7 +188,9 @@ std::string ShareBuilder::flag(std::string reason) {
   share_.src_len.push_back(0);
   share_.tgt_len.push_back(0);
   if (diversity_) diversity_->add_bad_line();
-  if (options_.fields.has_score()) share_.scores.push_back(0.0);
+  // No number stands in for the score of a line that could not be read: NaN
+  // fails every comparison, so no filter or threshold takes a bad line for a low score.
+  if (options_.fields.has_score()) share_.scores.push_back(std::numeric_limits<double>::quiet_NaN());
   if (options_.fields.has_id()) share_.ids.push_back({});
   // Empty sides, placed at the last sides read, which later pairs may
   // repeat: the types before a pair's sides are never read after it

@@ -196,11 +196,11 @@ assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows) and len(rows
 raw = open("c.tsv", "rb").read().split(b"\n")[:-1]
 for r in rows:
     assert r["text"] == raw[r["pair_id"]].decode().split("\t")[0], r  # --side src: the first column
-keep = np.sort(ids[chosen])
-assert open("seed.txt", "rb").read() == b"".join(raw[i] + b"\n" for i in keep), "--lines-only: the lines verbatim"
-top10 = np.sort(ids[chosen][:10])
+keep = ids[chosen]  # rank order, as --selected says
+assert open("seed.txt", "rb").read() == b"".join(raw[i] + b"\n" for i in keep), "--lines-only: the lines verbatim, in rank order"
+top10 = ids[chosen][:10]
 assert open("seed10.txt", "rb").read() == b"".join(raw[i] + b"\n" for i in top10), "--top 10 --lines-only"
-print(f"ok: --selected = {len(rows)} rows up to stop_rank {stop} in rank order; --lines-only verbatim in input order")
+print(f"ok: --selected = {len(rows)} rows up to stop_rank {stop} in rank order; --lines-only verbatim in rank order")
 PY
 
 # ---- tdcone info

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tdcone/align/embeddings.hpp"
+#include "tdcone/core/exact_sum.hpp"
 #include "tdcone/core/tdcone.hpp"
 #include "tiny_corpus.hpp"
 
@@ -131,6 +132,53 @@ TEST(AlignTest, StaticFallsBackToUniformWhenAWordHasNoVector) {
   embeddings.set(b, {1, 0});  // "d" has none
   EXPECT_DOUBLE_EQ(c.add("a", "b d"), kLn2 / kLn3);
   EXPECT_DOUBLE_EQ(c.cells()["a>b"], 0.5);
+}
+
+// H / ln(|V_y| + 1) of a pair is 1 in exact arithmetic when its three input
+// words spread over all five output words and NULL; in doubles, (3 ln 6) / 3
+// is one ulp above ln 6. The pair's value is clamped to 1.
+TEST(AlignTest, PairTdconeRoundedAboveOneIsOne) {
+  Corpus c(AlignMode::uniform);
+  const double h = 3 * std::log(6.0) / 3;
+  ASSERT_GT(h / std::log(6.0), 1.0) << "the rounding this test is about";
+  EXPECT_EQ(c.add("a b c", "d e f g h"), 1.0);
+}
+
+// A similarity at its floor (1e-6) truncated to the exact sum's 2^-64 steps:
+// the one share is a little above 1, and -p ln p a little below 0. Clamped to 0.
+TEST(AlignTest, PairTdconeRoundedBelowZeroIsZero) {
+  align::EmbeddingTable embeddings;
+  Corpus c(AlignMode::embedding, &embeddings);
+  embeddings.set(c.vocabulary.intern("a"), {1, 0});
+  embeddings.set(c.vocabulary.intern("d"), {-1, 0});
+  entropy::ExactSum floor;
+  floor.add(1e-6);
+  ASSERT_GT(1e-6 / floor.value(), 1.0) << "the rounding this test is about";
+  EXPECT_EQ(c.add("a", "d"), 0.0);
+}
+
+// Random pairs under both modes: every pair's TD-CONE in [0, 1].
+TEST(AlignTest, PairTdconeLiesInZeroToOne) {
+  std::mt19937 random(11);
+  align::EmbeddingTable embeddings;
+  Corpus uniform(AlignMode::uniform), by_embedding(AlignMode::embedding, &embeddings);
+  std::normal_distribution<float> coordinate(0, 1);
+  for (int w = 0; w < 30; ++w) {
+    const std::string word = "w" + std::to_string(w);
+    uniform.vocabulary.intern(word);
+    embeddings.set(by_embedding.vocabulary.intern(word), {coordinate(random), coordinate(random)});
+  }
+  std::uniform_int_distribution<int> word(0, 29), length(0, 12);
+  for (int trial = 0; trial < 3000; ++trial) {
+    std::string x, y;
+    for (int k = length(random); k > 0; --k) x += " w" + std::to_string(word(random));
+    for (int k = length(random) + 1; k > 0; --k) y += " w" + std::to_string(word(random));
+    for (Corpus* corpus : {&uniform, &by_embedding}) {
+      const double tdcone = corpus->add(x, y);
+      ASSERT_GE(tdcone, 0.0) << x << " ->" << y;
+      ASSERT_LE(tdcone, 1.0) << x << " ->" << y;
+    }
+  }
 }
 
 TEST(AlignTest, DirectionMatters) {

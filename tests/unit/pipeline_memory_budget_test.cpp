@@ -74,5 +74,15 @@ TEST(MemoryAdvice, TheNeedWithHeadroomAndNeverLessThanRefused) {
   EXPECT_EQ(memory_advice(MemoryNeed{0, 1.0 * MiB, 0, 1}, 1, 64 * MiB, 0), "try --memory 65M or at least 2 ranks");
 }
 
+// A size below a unit's 1 is shown in the next smaller unit, never as 0 of it.
+TEST(MemoryBudget, FormattedBytesAreNeverRoundedToZero) {
+  EXPECT_EQ(format_bytes(1.5 * GiB), "1.50 GiB");
+  EXPECT_EQ(format_bytes(640.0 * MiB), "640 MiB");
+  EXPECT_EQ(format_bytes(1.0 * MiB), "1 MiB");
+  EXPECT_EQ(format_bytes(1024.0), "1 KiB");
+  EXPECT_EQ(format_bytes(512.0 * 1024), "512 KiB");
+  EXPECT_EQ(format_bytes(100.0), "100 bytes");
+}
+
 }  // namespace
 }  // namespace tdcone::pipeline

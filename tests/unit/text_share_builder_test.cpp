@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 #include <memory>
 #include <string>
@@ -157,6 +158,27 @@ TEST(ShareBuilder, ABadLineIsFlaggedWithEmptySides) {
   EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{schema::bad_line, schema::bad_line}));
   EXPECT_TRUE(share.src_types(1).empty());
   EXPECT_TRUE(share.tgt_types(1).empty());
+}
+
+// No number stands in for a bad line's score: NaN, which no threshold or filter passes.
+TEST(ShareBuilder, ABadLinesScoreIsNaN) {
+  TokenizedShare share;
+  Vocabulary vocabulary;
+  ReadOptions options = whitespace_tsv();
+  options.fields.score_col = 3;
+  ShareBuilder builder(share, options, vocabulary);
+  EXPECT_EQ(builder.add({"a\tb\t0.25", false}), "");
+  for (const char* bad : {"a\tb\tnan", "a\tb\tinf", "a\tb\t-inf", "a\tb\t1e309", "a\tb\t", "", "a\tb"})
+    EXPECT_NE(builder.add({bad, false}), "") << bad;
+  EXPECT_EQ(builder.add({"c\td\t0", false}), "");
+  builder.finish();
+  ASSERT_EQ(share.scores.size(), 9u);
+  EXPECT_EQ(share.scores.front(), 0.25);
+  EXPECT_EQ(share.scores.back(), 0.0);
+  for (std::size_t i = 1; i < 8; ++i) {
+    EXPECT_EQ(share.flags[i], schema::bad_line) << i;
+    EXPECT_TRUE(std::isnan(share.scores[i])) << i << ": " << share.scores[i];
+  }
 }
 
 TEST(ShareBuilder, AParallelPairSaysWhichSideIsBad) {

@@ -43,7 +43,8 @@ class PairAligner {
   /// True when rule 2 spreads 1/(|y\x|+1) over y\x and NULL (uniform mode).
   bool spreads_uniformly() const { return mode_ == AlignMode::uniform; }
 
-  /// TD-CONE of the pair on its own (|V_y| = `output_types`, its own output types).
+  /// TD-CONE of the pair on its own (|V_y| = `output_types`, its own output
+  /// types), clamped to [0, 1]: rounding noise never puts it outside.
   double pair_tdcone(const PairSplit& split, std::size_t output_types) const;
 
  private:

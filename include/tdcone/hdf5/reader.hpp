@@ -35,8 +35,13 @@ class Reader {
   std::string attribute_type(const std::string& object, const std::string& name) const;
   std::string dataset_type(const std::string& dataset) const;
   std::size_t rows(const std::string& dataset) const;  // elements
+  /// The kind read_column would read `dataset` as, without reading it; throws
+  /// IoError for a type no column has (a compound, an array...).
+  Column::Kind column_kind(const std::string& dataset) const;
 
   std::vector<std::uint64_t> read_uint(const std::string& dataset) const;  // any unsigned integer column
+  /// Rows [first, first + count) of an unsigned integer column; throws IoError past its end.
+  std::vector<std::uint64_t> read_uint(const std::string& dataset, std::uint64_t first, std::uint64_t count) const;
   std::vector<double> read_double(const std::string& dataset) const;
   /// Rows [first, first + count) of a numeric column (a rank's share); throws IoError past its end.
   std::vector<double> read_double(const std::string& dataset, std::uint64_t first, std::uint64_t count) const;

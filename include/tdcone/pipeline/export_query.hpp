@@ -33,7 +33,7 @@ struct ExportConfig {
   std::uint64_t top = 0;       // 0 = all rows
   std::vector<std::string> where;
   bool selected = false;       // selection: rows up to stop_rank that are selected, in rank order
-  bool lines_only = false;     // only each kept row's input line, verbatim
+  bool lines_only = false;     // only each kept row's input line, verbatim: in input order, unless sort_by or selected
   bool jaded = false;          // the classic cynical-selection TSV for /selection
   RunConfigReader read_run_config;  // reads the result's recorded configuration
 };

@@ -18,7 +18,7 @@ std::string memory_size_problem(const std::string& text, SizeOf what);
 /// The bytes of a size (see memory_size_problem). Throws UsageError naming `option`.
 std::uint64_t parse_memory_size(const std::string& text, const std::string& option, SizeOf what);
 
-/// "1.50 GiB", "640 MiB".
+/// "1.50 GiB", "640 MiB"; below 1 MiB "512 KiB", below 1 KiB "100 bytes".
 std::string format_bytes(double bytes);
 
 /// What a run must hold at once on its fullest rank, as measured: `shared`

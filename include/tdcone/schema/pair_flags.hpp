@@ -8,8 +8,9 @@ namespace tdcone::schema {
 
 /// One bit of a `flags` column. Unscoped, so that bits combine with `|`.
 enum PairFlag : std::uint8_t {
-  /// The line could not be read as a pair (a missing field, bad UTF-8...):
-  /// skipped under `--on-bad-line skip`, never scored.
+  /// The line could not be read as a pair (a missing field, bad UTF-8, a
+  /// score that is not a finite number...): skipped under `--on-bad-line
+  /// skip`, never scored; its tdcone and score are NaN.
   bad_line = 1,
   /// Junk for selection: a side with no tokens, or more than `--length-cap`; ranked last.
   junk = 2,

@@ -152,13 +152,16 @@ namespace pairs {
 inline constexpr char group[] = "/pairs";
 inline constexpr Column pair_id{group, "pair_id", Type::u64, Presence::required,
                                 "the line's number in the input, from 0"};
-inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required, "the pair's TD-CONE (NaN: not scored)"};
+inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required,
+                               "the pair's TD-CONE, in [0, 1] (rounding noise clamped; NaN: not scored)"};
 inline constexpr Column rank{group, "rank", Type::u64, Presence::required,
                              "1 = lowest TD-CONE, ties by pair_id; bad lines last"};
 inline constexpr Column flags{group, "flags", Type::u8, Presence::required, "flag bits (the schema's flags)"};
 inline constexpr Column src_len{group, "src_len", Type::u32, Presence::required, "input side tokens"};
 inline constexpr Column tgt_len{group, "tgt_len", Type::u32, Presence::required, "output side tokens"};
-inline constexpr Column score{group, "score", Type::f64, Presence::optional, "the score column (with a score field)"};
+inline constexpr Column score{group, "score", Type::f64, Presence::optional,
+                              "the score column (with a score field); NaN for a bad line (a score that is not a "
+                              "finite number makes the line bad)"};
 inline constexpr Column id{group, "id", Type::string, Presence::optional, "the id column (with an id field)"};
 inline constexpr Column shard{group, "shard", Type::u32, Presence::optional, "the pair's shard (score --shards)"};
 inline constexpr Column sweep_mask{group, "sweep_mask", Type::u64, Presence::optional,

@@ -54,7 +54,7 @@ struct TokenizedShare {
   std::uint64_t total_lines = 0;  // over all ranks
   std::vector<std::uint8_t> flags;
   std::vector<std::uint32_t> src_len, tgt_len;  // tokens (not types)
-  std::vector<double> scores;                  // when the format has a score
+  std::vector<double> scores;                  // when the format has a score; NaN for a bad line
   StringColumn ids;                            // when the format has an id
   // Sorted, unique word types of each side (2i: pair i's input, 2i+1: its
   // output): type_count[k] of them at type_start[k] in `types`. A side that
