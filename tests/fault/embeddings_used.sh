@@ -9,9 +9,9 @@
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
-# succeeds SECONDS N ARGS...: tdcone ARGS on N ranks must exit 0 within
+# succeeds_on SECONDS N ARGS...: tdcone ARGS on N ranks must exit 0 within
 # SECONDS (`bounded` wants a pattern on stderr, which a clean run lacks).
-succeeds() {
+succeeds_on() {
   local seconds=$1 n=$2 rc=0; shift 2
   timeout -k 5 "$seconds" "${TDCONE_MPIRUN:-mpirun}" -n "$n" --oversubscribe "$TDCONE" "$@" >out.txt 2>err.txt || rc=$?
   [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hang: tdcone $* on $n ranks still running after ${seconds}s"
@@ -61,7 +61,7 @@ PY
 }
 expected="6 7 4 2 $("$PY" -c 'print(repr(6/8), repr(7/9), repr(2/4))')"
 for n in 1 2 3; do
-  succeeds 120 "$n" score --input c.tsv --align static --embeddings vectors.txt --output s$n.h5
+  succeeds_on 120 "$n" score --input c.tsv --align static --embeddings vectors.txt --output s$n.h5
   got=$(coverage s$n.h5) || fail "no coverage attributes on /corpus of s$n.h5"
   [ "$got" = "$expected" ] || fail "coverage on $n ranks: got '$got', expected '$expected'"
   grep -q "vectors      6 of 8 input types (75.0 %), 7 of 9 output types (77.7 %) have a vector in vectors.txt" out.txt \

@@ -7,15 +7,6 @@
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
-MPI=("${TDCONE_MPIRUN:-mpirun}" --oversubscribe -n)  # run_mpi as a command `timeout` can start
-# succeeds SECONDS command...: the command must exit 0 within SECONDS (a
-# successful run prints nothing on stderr, which `bounded` wants to match).
-succeeds() {
-  local seconds=$1 rc=0; shift
-  timeout -k 5 "$seconds" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || rc=$?
-  [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hang: '$*' still running after ${seconds}s"
-  [ "$rc" -eq 0 ] || fail "exit $rc: $* ($(cat "$WORK/err.txt"))"
-}
 same() { timeout 60 "$PY" "$HERE/compare_h5.py" "$1" "$2" >&2 || fail "$2 differs from $1"; }
 # zstd_frames IN OUT: IN compressed in frames cut after a '\r' (between the
 # '\r' and '\n' of CRLF) or, without one, at a tenth of the file, and after

@@ -9,14 +9,6 @@
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 
-MPI=("${TDCONE_MPIRUN:-mpirun}" --oversubscribe -n)  # run_mpi as a command `timeout` can start
-# succeeds SECONDS command...: the command must exit 0 within SECONDS.
-succeeds() {
-  local seconds=$1 rc=0; shift
-  timeout -k 5 "$seconds" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || rc=$?
-  [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hang: '$*' still running after ${seconds}s"
-  [ "$rc" -eq 0 ] || fail "exit $rc: $* ($(cat "$WORK/err.txt"))"
-}
 # recorded_size RESULT: the size /inputs records of its first input.
 recorded_size() {
   timeout 60 "$PY" -c 'import h5py, sys; print(h5py.File(sys.argv[1], "r")["/inputs/size"][0])' "$1"

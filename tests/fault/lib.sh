@@ -15,3 +15,13 @@ bounded() {
   [ "$rc" -eq "$status" ] || fail "expected exit $status, got $rc: $* ($(cat "$WORK/err.txt"))"
   grep -q -- "$pattern" "$WORK/err.txt" || fail "stderr of '$*' lacks '$pattern': $(cat "$WORK/err.txt")"
 }
+# MPI=(... -n): run_mpi as a command `timeout` can start: "${MPI[@]}" N "$TDCONE" ARGS...
+MPI=("${TDCONE_MPIRUN:-mpirun}" --oversubscribe -n)
+# succeeds SECONDS command...: the command must exit 0 within SECONDS (a
+# successful run prints nothing on stderr, which `bounded` wants to match).
+succeeds() {
+  local seconds=$1 rc=0; shift
+  timeout -k 5 "$seconds" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || rc=$?
+  [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hang: '$*' still running after ${seconds}s"
+  [ "$rc" -eq 0 ] || fail "exit $rc: $* ($(cat "$WORK/err.txt"))"
+}

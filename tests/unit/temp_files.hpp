@@ -1,10 +1,11 @@
 #pragma once
 // Scratch files for the io tests: a directory removed at the end of the test,
-// zstd frames built by hand, and a FIFO fed by a thread.
+// zstd frames and gzip members built by hand, and a FIFO fed by a thread.
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <pthread.h>
 #include <unistd.h>
+#include <zlib.h>
 #include <zstd.h>
 
 #include <atomic>
@@ -41,6 +42,21 @@ class TempDir {
 };
 
 /// One zstd frame holding `chunk` (content size recorded), optionally with a checksum.
+/// One gzip member holding `text` (level 6).
+inline std::string gzip_member(std::string_view text) {
+  z_stream zs{};
+  EXPECT_EQ(deflateInit2(&zs, 6, Z_DEFLATED, 16 + MAX_WBITS, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&zs, text.size()) + 32, '\0');
+  zs.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  zs.avail_in = static_cast<uInt>(text.size());
+  zs.next_out = reinterpret_cast<Bytef*>(out.data());
+  zs.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&zs, Z_FINISH), Z_STREAM_END);
+  out.resize(zs.total_out);
+  deflateEnd(&zs);
+  return out;
+}
+
 inline std::string zstd_frame(std::string_view chunk, bool checksum = false) {
   ZSTD_CCtx* cctx = ZSTD_createCCtx();
   ZSTD_CCtx_setParameter(cctx, ZSTD_c_checksumFlag, checksum ? 1 : 0);

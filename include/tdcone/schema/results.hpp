@@ -94,7 +94,7 @@ inline constexpr Attribute input_fingerprints{group, "input_fingerprints", Type:
 namespace inputs {
 inline constexpr char group[] = "/inputs";
 inline constexpr Column path{group, "path", Type::string, Presence::always, "absolute path of the file as read"};
-inline constexpr Column size{group, "size", Type::u64, Presence::always, "its size in bytes"};
+inline constexpr Column size{group, "size", Type::u64, Presence::always, "its size in bytes (a stream: the bytes it delivered)"};
 inline constexpr Column lines{group, "lines", Type::u64, Presence::optional,
                               "its lines (when every rank counted them)"};
 inline constexpr Column fingerprint{group, "fingerprint", Type::u64, Presence::optional,
