@@ -19,8 +19,8 @@ mounts=()
 trap 'for m in "${mounts[@]}"; do umount "$m"; done; rm -rf "$WORK"' EXIT
 
 MPIRUN=(${TDCONE_MPIRUN:-mpirun} --oversubscribe)
-"$TDCONE" synth --pairs 60000 --seed 7 --output a.tsv --progress-every 0 2>/dev/null
-"$TDCONE" synth --pairs 40000 --seed 8 --output b.tsv --progress-every 0 2>/dev/null
+"$TDCONE" synth --pairs 300000 --seed 7 --output a.tsv --progress-every 0 2>/dev/null
+"$TDCONE" synth --pairs 200000 --seed 8 --output b.tsv --progress-every 0 2>/dev/null
 head -5000 a.tsv >small.tsv
 "$TDCONE" synth --pairs 3000 --seed 7 --first-pair 9000000 --junk-fraction 0 --output repr.tsv --progress-every 0 2>/dev/null
 select_args=(select --representative repr.tsv --side tgt --progress-every 0.5)
