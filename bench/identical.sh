@@ -8,7 +8,15 @@
 # corpus" compares those only, e.g. against a binary older than a deliberate
 # change of another group). For engine work: the outputs must not move.
 # Prints one line per job and rank count; exit 1 on any difference.
-# Usage: [COMPARE_GROUPS="..."] bench/identical.sh BASE_TDCONE NEW_TDCONE [PAIRS]
+# EXPECTED_CHANGES="bad-line-scores clamped-tdcone" against a binary older
+# than those two deliberate changes accepts exactly them and nothing else: a
+# /pairs/score that differs only where the base stored 0 and the new binary
+# NaN for a bad line; a /pairs/tdcone that differs only where the base was
+# outside [0, 1] and the new value is the base clamped; a /pairs/rank that is
+# the order of the new TD-CONE (lowest first, ties by pair_id, bad lines
+# last), as the base's is of its own, and a /balance/rank_in_combination
+# that follows it. Such datasets print as EXPLAINED.
+# Usage: [COMPARE_GROUPS="..."] [EXPECTED_CHANGES="..."] bench/identical.sh BASE_TDCONE NEW_TDCONE [PAIRS]
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 base=$(realpath "$1") new=$(realpath "$2") pairs=${3:-20000}
@@ -66,15 +74,48 @@ for i in "${!jobs[@]}"; do
       mpirun -n "$n" "$binary" $job --quiet --output "$side-$i-$n.h5" >/dev/null 2>"$side-$i-$n.log" ||
         { echo "FAILED ($side) ${jobs[$i]} on $n ranks:"; cat "$side-$i-$n.log"; exit 1; }
     done
-    /usr/bin/python3 - "base-$i-$n.h5" "new-$i-$n.h5" "${jobs[$i]} ($n ranks)" "$groups" <<'PY' || status=1
+    /usr/bin/python3 - "base-$i-$n.h5" "new-$i-$n.h5" "${jobs[$i]} ($n ranks)" "$groups" "${EXPECTED_CHANGES:-}" <<'PY' || status=1
 import sys, h5py, numpy as np
-a, b, what, groups = sys.argv[1:]
-GROUPS = groups.split()
+a, b, what, groups, expected = sys.argv[1:]
+GROUPS, EXPECTED = groups.split(), set(expected.split())
+BAD_LINE = 1  # the bad_line flag bit
+def rank_of(tdcone, pair_id):
+    order = np.lexsort((pair_id, tdcone, np.isnan(tdcone)))  # lowest first, ties by pair_id, NaN last
+    rank = np.empty(len(order), dtype=np.uint64)
+    rank[order] = np.arange(1, len(order) + 1)
+    return rank
+def rank_in_combination(F):
+    """Each combination's pairs numbered 1, 2, ... in the order of /pairs/rank (0: no combination)."""
+    ids, combos = F["balance/pair_id"][()], F["balance/combination"][()]
+    global_rank = F["pairs/rank"][()][ids]
+    rank = np.zeros(len(ids), dtype=np.uint64)
+    for combo in set(combos) - {b""}:
+        members = np.flatnonzero(combos == combo)
+        rank[members[np.argsort(global_rank[members])]] = np.arange(1, len(members) + 1)
+    return rank
+def explained(g, name, A, B):
+    """Whether the difference of /g/name is one of the EXPECTED changes, and only that."""
+    if g == "balance" and name == "rank_in_combination" and "clamped-tdcone" in EXPECTED:
+        return all(np.array_equal(F[g][name][()], rank_in_combination(F)) for F in (A, B))
+    if g != "pairs": return False
+    x, y = A[g][name][()], B[g][name][()]
+    if name == "score" and "bad-line-scores" in EXPECTED:
+        moved = ~((x == y) | (np.isnan(x) & np.isnan(y)))
+        bad = (B[g]["flags"][()] & BAD_LINE) != 0
+        return bool(np.all((x[moved] == 0) & np.isnan(y[moved]) & bad[moved]) and np.all(np.isnan(y[bad])))
+    if name == "tdcone" and "clamped-tdcone" in EXPECTED:
+        moved = ~((x == y) | (np.isnan(x) & np.isnan(y)))
+        outside = (x[moved] < 0) | (x[moved] > 1)
+        return bool(np.all(outside & (y[moved] == np.clip(x[moved], 0, 1))) and np.all((y[~np.isnan(y)] >= 0) & (y[~np.isnan(y)] <= 1)))
+    if name == "rank" and "clamped-tdcone" in EXPECTED:
+        ids = A[g]["pair_id"][()]
+        return bool(np.array_equal(x, rank_of(A[g]["tdcone"][()], ids)) and np.array_equal(y, rank_of(B[g]["tdcone"][()], ids)))
+    return False
 def same(x, y):
     x, y = np.asarray(x), np.asarray(y)
     if x.shape != y.shape or x.dtype != y.dtype: return False
     return x.tobytes() == y.tobytes() if x.dtype.kind in "biuf" else bool(np.all(x == y))
-problems, compared = [], 0
+problems, compared, explains = [], 0, []
 with h5py.File(a, "r") as A, h5py.File(b, "r") as B:
     for g in GROUPS:
         if g not in A: continue
@@ -84,9 +125,11 @@ with h5py.File(a, "r") as A, h5py.File(b, "r") as B:
             if k not in B[g].attrs or not same(v, B[g].attrs[k]): problems.append(f"/{g}@{k}")
         for name, d in A[g].items():
             compared += 1
-            if name not in B[g] or not same(d[()], B[g][name][()]): problems.append(f"/{g}/{name}")
+            if name not in B[g] or not same(d[()], B[g][name][()]):
+                (explains if name in B[g] and explained(g, name, A, B) else problems).append(f"/{g}/{name}")
 if compared == 0: problems.append("no dataset compared")
-print("IDENTICAL" if not problems else "DIFFERENT", what, f"({compared} datasets)", " ".join(problems))
+verdict = "DIFFERENT" if problems else "EXPLAINED" if explains else "IDENTICAL"
+print(verdict, what, f"({compared} datasets)", " ".join(problems + explains))
 sys.exit(1 if problems else 0)
 PY
   done
