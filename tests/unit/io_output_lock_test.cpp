@@ -17,27 +17,18 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/io/output_guard.hpp"
 #include "temp_files.hpp"
+#include "usage_error.hpp"
 
 namespace tdcone::io {
 namespace {
 
 namespace fs = std::filesystem;
 using test_support::TempDir;
+using test_support::io_error_of;
 
 std::string read_bytes(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
-// The message of the IoError `action` throws, or "" when it throws none.
-template <class Action>
-std::string io_error_of(Action action) {
-  try {
-    action();
-  } catch (const IoError& e) {
-    return e.what();
-  }
-  return "";
 }
 
 TEST(OutputLock, TakesAndRemovesItsOwnLockFile) {

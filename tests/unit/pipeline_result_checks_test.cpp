@@ -9,9 +9,12 @@
 
 #include "tdcone/pipeline/result_checks.hpp"
 #include "tdcone/core/error.hpp"
+#include "usage_error.hpp"
 
 namespace tdcone::pipeline {
 namespace {
+
+using test_support::io_error_of;
 
 TEST(ResultVersion, MajorOfAVersion) {
   EXPECT_EQ(version_major("0.1.0"), 0u);
@@ -64,33 +67,22 @@ TEST(ResultVersion, MissingOrGarbageIsRefused) {
   EXPECT_NE(result_version_problem(std::string("")), "");
 }
 
-// The message of the IoError `check` throws, or "" when it throws none.
-template <class Check>
-std::string refusal(Check check) {
-  try {
-    check();
-  } catch (const IoError& error) {
-    return error.what();
-  }
-  return "";
-}
-
 TEST(ResultPairIds, EachLineOnceInRange) {
   const std::vector<std::uint64_t> in_order{0, 1, 2, 3}, shuffled{2, 0, 3, 1};
-  EXPECT_EQ(refusal([&] { check_pair_ids("r.h5", "/pairs", in_order, 4); }), "");
-  EXPECT_EQ(refusal([&] { check_pair_ids("r.h5", "/pairs", in_order, std::nullopt); }), "");
-  EXPECT_EQ(refusal([&] { check_pair_ids("s.h5", "/selection", shuffled, 4); }), "");  // selection order
-  EXPECT_EQ(refusal([&] { check_pair_ids("r.h5", "/shards", shuffled, 1); }), "");      // not a table of lines
+  EXPECT_EQ(io_error_of([&] { check_pair_ids("r.h5", "/pairs", in_order, 4); }), "");
+  EXPECT_EQ(io_error_of([&] { check_pair_ids("r.h5", "/pairs", in_order, std::nullopt); }), "");
+  EXPECT_EQ(io_error_of([&] { check_pair_ids("s.h5", "/selection", shuffled, 4); }), "");  // selection order
+  EXPECT_EQ(io_error_of([&] { check_pair_ids("r.h5", "/shards", shuffled, 1); }), "");      // not a table of lines
 
-  const std::string outside = refusal([] { check_pair_ids("r.h5", "/pairs", std::vector<std::uint64_t>{0, 9, 2}, 3); });
+  const std::string outside = io_error_of([] { check_pair_ids("r.h5", "/pairs", std::vector<std::uint64_t>{0, 9, 2}, 3); });
   EXPECT_NE(outside.find("r.h5: /pairs/pair_id holds 9 at row 1, out of range: the run read 3 lines"), std::string::npos)
       << outside;
-  const std::string twice = refusal([] { check_pair_ids("s.h5", "/selection", std::vector<std::uint64_t>{2, 0, 2}, 3); });
+  const std::string twice = io_error_of([] { check_pair_ids("s.h5", "/selection", std::vector<std::uint64_t>{2, 0, 2}, 3); });
   EXPECT_NE(twice.find("s.h5: /selection/pair_id holds 2 twice (rows 0 and 2)"), std::string::npos) << twice;
-  const std::string order = refusal([] { check_pair_ids("b.h5", "/balance", std::vector<std::uint64_t>{1, 0}, 2); });
+  const std::string order = io_error_of([] { check_pair_ids("b.h5", "/balance", std::vector<std::uint64_t>{1, 0}, 2); });
   EXPECT_NE(order.find("b.h5: /balance/pair_id holds 1 at row 0, where tdcone writes pair_id 0"), std::string::npos)
       << order;
-  const std::string rows = refusal([] { check_pair_ids("r.h5", "/pairs", std::vector<std::uint64_t>{0, 1}, 5); });
+  const std::string rows = io_error_of([] { check_pair_ids("r.h5", "/pairs", std::vector<std::uint64_t>{0, 1}, 5); });
   EXPECT_NE(rows.find("has 2 rows, not one for each of the n_lines 5 lines"), std::string::npos) << rows;
 }
 

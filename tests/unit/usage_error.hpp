@@ -1,6 +1,6 @@
 #pragma once
 // Expectations on errors shared by the unit tests: the message of a
-// UsageError, and a text that contains a part.
+// UsageError or of an IoError, and a text that contains a part.
 #include <gtest/gtest.h>
 
 #include <exception>
@@ -23,6 +23,17 @@ std::string usage_error(F&& f) {
   }
   ADD_FAILURE() << "no UsageError";
   return {};
+}
+
+/// The message of the IoError `f` throws, or "" when it throws none.
+template <class F>
+std::string io_error_of(F&& f) {
+  try {
+    f();
+  } catch (const IoError& e) {
+    return e.what();
+  }
+  return "";
 }
 
 }  // namespace tdcone::test_support
