@@ -72,7 +72,8 @@ start a.err "${MPIRUN[@]}" -n 2 "$TDCONE" "${select_args[@]}" --available a.tsv 
 kill -USR1 "$launcher"
 finish 75 a.err
 cmp -s shared.ckpt b.copy && fail "--force kept the old checkpoint"
-bounded 300 0 "\[select\] done" -- run_mpi 2 "${select_args[@]}" --available a.tsv --output a.h5 --checkpoint shared.ckpt --resume
+succeeds 300 "${MPI[@]}" 2 "$TDCONE" "${select_args[@]}" --available a.tsv --output a.h5 --checkpoint shared.ckpt --resume
+[ -e a.h5 ] || fail "no a.h5 after the run"
 [ ! -e shared.ckpt ] || fail "the finished run left its checkpoint"
 echo "ok: --force replaces another selection's checkpoint"
 
@@ -83,7 +84,8 @@ bounded 120 1 "busy.ckpt.*held by" -- \
 kill -USR1 "$launcher"
 finish 75 a.err
 [ ! -e second.h5 ] || fail "the second job wrote its result"
-bounded 300 0 "\[select\] done" -- run_mpi 2 "${select_args[@]}" --available a.tsv --output running.h5 --checkpoint busy.ckpt --resume
+succeeds 300 "${MPI[@]}" 2 "$TDCONE" "${select_args[@]}" --available a.tsv --output running.h5 --checkpoint busy.ckpt --resume
+[ -e running.h5 ] || fail "no running.h5 after the run"
 echo "ok: a second job on a running job's checkpoint is refused at once"
 
 # --checkpoint naming the --output file, in three spellings.
@@ -107,7 +109,8 @@ echo "ok: a read-only checkpoint folder is refused at the start"
 
 # A periodic checkpoint on a disk that fills up: a warning, the previous
 # checkpoint kept, and the selection goes on to the uninterrupted result.
-bounded 300 0 "\[select\] done" -- run_mpi 2 "${select_args[@]}" --available a.tsv --output whole.h5
+succeeds 300 "${MPI[@]}" 2 "$TDCONE" "${select_args[@]}" --available a.tsv --output whole.h5
+[ -e whole.h5 ] || fail "no whole.h5 after the run"
 mkdir full && mount -t tmpfs -o size=8m tmpfs full && mounts+=("$WORK/full") || fail "cannot mount a tmpfs"
 start full.err "${MPIRUN[@]}" -n 2 "$TDCONE" "${select_args[@]}" --available a.tsv --output periodic.h5 \
   --checkpoint full/run.ckpt --checkpoint-every 0.01
@@ -129,7 +132,8 @@ grep -q "warning: cannot write checkpoint full/run.ckpt: No space left on device
   || fail "no warning about the failed checkpoint: $(grep -v '^\[' full.err | tail -5)"
 "$PY" "$HERE/../e2e/compare_h5.py" whole.h5 periodic.h5 || fail "the selection that went on differs"
 [ ! -e full/run.ckpt ] || fail "the finished run left its checkpoint"
-bounded 300 0 "\[select\] done" -- run_mpi 2 "${select_args[@]}" --available a.tsv --output kept.h5 --checkpoint kept.ckpt --resume
+succeeds 300 "${MPI[@]}" 2 "$TDCONE" "${select_args[@]}" --available a.tsv --output kept.h5 --checkpoint kept.ckpt --resume
+[ -e kept.h5 ] || fail "no kept.h5 after the run"
 "$PY" "$HERE/../e2e/compare_h5.py" whole.h5 kept.h5 || fail "resumed from the kept checkpoint: the result differs"
 echo "ok: a periodic checkpoint on a full disk warns, keeps the previous one, and the selection goes on"
 
