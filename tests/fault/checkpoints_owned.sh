@@ -79,8 +79,12 @@ echo "ok: --force replaces another selection's checkpoint"
 
 # Concurrent: a second job on the checkpoint of a running one is refused at once.
 start a.err "${MPIRUN[@]}" -n 2 "$TDCONE" "${select_args[@]}" --available a.tsv --output running.h5 --checkpoint busy.ckpt
+# Paused (its lock stays held) while the second job runs, so that it cannot
+# finish first on a fast machine.
+pkill -STOP -f -- "--output running.h5"
 bounded 120 1 "busy.ckpt.*held by" -- \
   run_mpi 2 "${select_args[@]}" --available b.tsv --output second.h5 --checkpoint busy.ckpt
+pkill -CONT -f -- "--output running.h5"
 kill -USR1 "$launcher"
 finish 75 a.err
 [ ! -e second.h5 ] || fail "the second job wrote its result"
