@@ -4,19 +4,30 @@
 #include <gtest/gtest.h>
 
 #include <exception>
+#include <optional>
 #include <string>
 
 #include "tdcone/core/error.hpp"
 
 namespace tdcone::test_support {
 
+/// The message of the `Error` that `f` throws, or nothing when it throws
+/// none (another exception goes on).
+template <class Error, class F>
+std::optional<std::string> thrown_message(F&& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return std::string(e.what());
+  }
+  return std::nullopt;
+}
+
 /// The message of the UsageError `f` throws ("" and a test failure when it throws none).
 template <class F>
 std::string usage_error(F&& f) {
   try {
-    f();
-  } catch (const UsageError& e) {
-    return e.what();
+    if (std::optional<std::string> message = thrown_message<UsageError>(f)) return *message;
   } catch (const std::exception& e) {
     ADD_FAILURE() << "not a UsageError: " << e.what();
     return {};
@@ -28,12 +39,7 @@ std::string usage_error(F&& f) {
 /// The message of the IoError `f` throws, or "" when it throws none.
 template <class F>
 std::string io_error_of(F&& f) {
-  try {
-    f();
-  } catch (const IoError& e) {
-    return e.what();
-  }
-  return "";
+  return thrown_message<IoError>(f).value_or("");
 }
 
 }  // namespace tdcone::test_support
