@@ -3,20 +3,11 @@
 # --embeddings without --align static is a usage error (score, sweep,
 # balance; also from a --config file); a static run reports the share of the
 # corpus's input and output word types with a vector and of the alignment
-# mass spread by vectors, the same on 1, 2 and 3 ranks, in the summary and
+# mass spread by vectors, the same on 1-4 ranks, in the summary and
 # on /corpus, with a warning under 50 %; a file that covers no word of a side
 # is refused; a binary word2vec file is named as such.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
-
-# succeeds_on SECONDS N ARGS...: tdcone ARGS on N ranks must exit 0 within
-# SECONDS (`bounded` wants a pattern on stderr, which a clean run lacks).
-succeeds_on() {
-  local seconds=$1 n=$2 rc=0; shift 2
-  timeout -k 5 "$seconds" "${TDCONE_MPIRUN:-mpirun}" -n "$n" --oversubscribe "$TDCONE" "$@" >out.txt 2>err.txt || rc=$?
-  [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hang: tdcone $* on $n ranks still running after ${seconds}s"
-  [ "$rc" -eq 0 ] || fail "exit $rc: tdcone $* on $n ranks ($(cat err.txt))"
-}
 
 # Hand-counted (whitespace tokens, case folded as by default):
 #   input types  the cat sat a hello big world x        8, with a vector: all but world, x 6
@@ -60,8 +51,8 @@ print(" ".join(repr(c[n].item()) for n in names))
 PY
 }
 expected="6 7 4 2 $("$PY" -c 'print(repr(6/8), repr(7/9), repr(2/4))')"
-for n in 1 2 3; do
-  succeeds_on 120 "$n" score --input c.tsv --align static --embeddings vectors.txt --output s$n.h5
+for n in 1 2 3 4; do
+  succeeds 120 run_mpi "$n" score --input c.tsv --align static --embeddings vectors.txt --output s$n.h5
   got=$(coverage s$n.h5) || fail "no coverage attributes on /corpus of s$n.h5"
   [ "$got" = "$expected" ] || fail "coverage on $n ranks: got '$got', expected '$expected'"
   grep -q "vectors      6 of 8 input types (75.0 %), 7 of 9 output types (77.7 %) have a vector in vectors.txt" out.txt \
@@ -69,8 +60,9 @@ for n in 1 2 3; do
   grep -q 'by vectors   2 of 4 x\\y words (50.0 %) spread over y\\x by cosines, the rest evenly' out.txt \
     || fail "summary on $n ranks lacks the mass's coverage: $(cat out.txt)"
   ! grep -q "warning" err.txt || fail "a warning at 50 % and more: $(cat err.txt)"
+  "$PY" "$HERE/../e2e/compare_h5.py" s1.h5 "s$n.h5" || fail "static alignment: 1 and $n ranks differ"
 done
-echo "ok: coverage 6/8, 7/9, 2/4 on 1, 2 and 3 ranks"
+echo "ok: coverage 6/8, 7/9, 2/4 on 1, 2, 3 and 4 ranks, the same result on each"
 
 # Under half: a warning per share, with what to check.
 printf 'cat 1 0\ndog 0 1\n' >few.txt

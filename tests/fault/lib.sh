@@ -19,8 +19,13 @@ bounded() {
 MPI=("${TDCONE_MPIRUN:-mpirun}" --oversubscribe -n)
 # succeeds SECONDS command...: the command must exit 0 within SECONDS (a
 # successful run prints nothing on stderr, which `bounded` wants to match).
+# The command may be `run_mpi N ARGS...`; its output is in $WORK/out.txt.
 succeeds() {
   local seconds=$1 rc=0; shift
+  if [ "$1" = run_mpi ]; then
+    local n=$2; shift 2
+    set -- "${TDCONE_MPIRUN:-mpirun}" -n "$n" --oversubscribe "$TDCONE" "$@"
+  fi
   timeout -k 5 "$seconds" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || rc=$?
   [ "$rc" -ne 124 ] && [ "$rc" -ne 137 ] || fail "hang: '$*' still running after ${seconds}s"
   [ "$rc" -eq 0 ] || fail "exit $rc: $* ($(cat "$WORK/err.txt"))"

@@ -13,16 +13,6 @@
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 FRAME="$HERE/../../scripts/tdcone_frame.py"
-# bounded_ok SECONDS -- command...: the command must succeed within SECONDS (its output in out.txt).
-bounded_ok() {
-  local seconds=$1; shift 2
-  if [ "$1" = run_mpi ]; then
-    local n=$2; shift 2
-    set -- "${TDCONE_MPIRUN:-mpirun}" -n "$n" --oversubscribe "$TDCONE" "$@"
-  fi
-  timeout -k 5 "$seconds" "$@" >"$WORK/out.txt" 2>"$WORK/err.txt" || fail "'$*' failed or hung: $(tail -3 "$WORK/err.txt")"
-}
-
 # ---- NaN scores of bad lines, at 1 and 3 ranks ----
 # Good lines with scores (some below 0.34), each bad form of a score, and an empty line.
 {
@@ -31,8 +21,8 @@ bounded_ok() {
   for bad in nan NaN inf -inf 1e309 -1e999 'n/a' ''; do printf 'some words\tdes mots\t%s\n' "$bad"; done
   for k in $(seq 13 20); do printf 'a dog %d ran\tun chien %d\t0.%02d\n' "$k" "$k" $((k * 4)); done
 } > scores.tsv
-for n in 1 3; do
-  bounded_ok 120 -- run_mpi "$n" score --input scores.tsv --score-col 3 --max-bad-fraction 1 --output "s$n.h5"
+for n in 1 2 3 4; do
+  succeeds 120 run_mpi "$n" score --input scores.tsv --score-col 3 --max-bad-fraction 1 --output "s$n.h5"
   "$PY" - "s$n.h5" <<'PY' || fail "/pairs/score of bad lines on $n rank(s)"
 import math, sys
 import h5py
@@ -51,18 +41,18 @@ for i, line in enumerate(lines):
         assert score[i] == float(cols[2]), (i, score[i], cols[2])  # good lines' values unchanged
 PY
 done
-"$PY" "$HERE/../e2e/compare_h5.py" s1.h5 s3.h5 || fail "1 and 3 ranks differ"
+for n in 2 3 4; do "$PY" "$HERE/../e2e/compare_h5.py" s1.h5 "s$n.h5" || fail "1 and $n ranks differ"; done
 
-bounded_ok 60 -- "$TDCONE" export s1.h5
+succeeds 60 "$TDCONE" export s1.h5
 awk -F'\t' 'NR > 1 && $4 % 2 == 1 && $7 != "nan" { bad = 1 } END { exit bad }' out.txt || fail "a bad line's score is not nan in TSV"
-bounded_ok 60 -- "$TDCONE" export s1.h5 --to jsonl
+succeeds 60 "$TDCONE" export s1.h5 --to jsonl
 "$PY" - out.txt <<'PY' || fail "a bad line's score is not null in JSON lines"
 import json, sys
 for line in open(sys.argv[1]):
     row = json.loads(line)
     assert (row["flags"] & 1) == 0 or row["score"] is None, row
 PY
-bounded_ok 60 -- "$TDCONE" export s1.h5 --where 'score<0.34'
+succeeds 60 "$TDCONE" export s1.h5 --where 'score<0.34'
 expected=$(awk -F'\t' 'NF == 3 && $3 ~ /^0\./ && $3 < 0.34' scores.tsv | wc -l)
 got=$(($(wc -l < out.txt) - 1))
 [ "$got" = "$expected" ] || fail "--where 'score<0.34' gave $got rows, not the $expected good lines below 0.34: $(cat out.txt)"
@@ -80,8 +70,8 @@ PY
 # JSONL: a score that is not a finite number (a string "inf", a number too large) makes a bad line too.
 printf '%s\n' '{"src": "a b", "tgt": "c d", "s": 0.5}' '{"src": "a b", "tgt": "c d", "s": "inf"}' \
   '{"src": "a b", "tgt": "c d", "s": 1e309}' '{"src": "a b", "tgt": "c d", "s": "nan"}' > scores.jsonl
-bounded_ok 120 -- run_mpi 3 score --input scores.jsonl --format jsonl --score-field s --max-bad-fraction 1 --output j.h5
-bounded_ok 60 -- "$TDCONE" export j.h5 --where 'flags.bad_line==1'
+succeeds 120 run_mpi 3 score --input scores.jsonl --format jsonl --score-field s --max-bad-fraction 1 --output j.h5
+succeeds 60 "$TDCONE" export j.h5 --where 'flags.bad_line==1'
 [ "$(awk -F'\t' 'NR > 1 && $7 == "nan"' out.txt | wc -l)" = 3 ] || fail "JSONL: bad scores are not 3 NaN bad lines: $(cat out.txt)"
 echo "ok: a bad line's score is NaN in /pairs, export and the DataFrame; --where score<x does not return it"
 
@@ -104,44 +94,47 @@ if outside:
     sys.exit(f"{sys.argv[1]}: pair TD-CONE outside [0, 1]: {outside[:4]}")
 PY
 }
-for n in 1 3; do
-  bounded_ok 120 -- run_mpi "$n" score --input uniform.tsv --output "u$n.h5"
+for n in 1 2 3 4; do
+  succeeds 120 run_mpi "$n" score --input uniform.tsv --output "u$n.h5"
   in_unit_interval "u$n.h5" || fail "uniform alignment on $n rank(s)"
-  bounded_ok 120 -- run_mpi "$n" score --input static.tsv --align static --embeddings vectors.txt --output "st$n.h5"
+  succeeds 120 run_mpi "$n" score --input static.tsv --align static --embeddings vectors.txt --output "st$n.h5"
   in_unit_interval "st$n.h5" || fail "static alignment on $n rank(s)"
+  for kind in u st; do
+    "$PY" "$HERE/../e2e/compare_h5.py" "${kind}1.h5" "$kind$n.h5" || fail "$kind: 1 and $n ranks differ"
+  done
 done
-for n in 1 3; do
-  bounded_ok 60 -- "$TDCONE" export "u$n.h5" --where 'tdcone<=1' --where 'tdcone>=1'
+for n in 1 2 3 4; do
+  succeeds 60 "$TDCONE" export "u$n.h5" --where 'tdcone<=1' --where 'tdcone>=1'
   [ "$(($(wc -l < out.txt) - 1))" = 18 ] || fail "tdcone<=1 and >=1 do not keep the 18 pairs of TD-CONE 1: $(cat out.txt)"
   # Equal values rank by pair_id: the ranking reads the clamped values.
   awk -F'\t' 'NR > 1 { print $3 }' out.txt | sort -n -c || fail "pairs of TD-CONE 1 do not rank by pair_id: $(cat out.txt)"
-  bounded_ok 60 -- "$TDCONE" export "st$n.h5" --where 'tdcone>=0' --where 'tdcone<=0'
+  succeeds 60 "$TDCONE" export "st$n.h5" --where 'tdcone>=0' --where 'tdcone<=0'
   [ "$(($(wc -l < out.txt) - 1))" = 18 ] || fail "tdcone>=0 and <=0 do not keep the 18 pairs of TD-CONE 0: $(cat out.txt)"
 done
-echo "ok: every pair's TD-CONE lies in [0, 1] under uniform and static alignment, at 1 and 3 ranks"
+echo "ok: every pair's TD-CONE lies in [0, 1] under uniform and static alignment, the same at 1-4 ranks"
 
 # ---- export --selected: rank order ----
 "$TDCONE" synth --pairs 600 --seed 5 --junk-fraction 0 --output avail.tsv 2>/dev/null || fail "synth"
-bounded_ok 120 -- run_mpi 2 select --representative avail.tsv --available avail.tsv --output sel.h5
-bounded_ok 60 -- "$TDCONE" export sel.h5 --group selection --selected --top 40
+succeeds 120 run_mpi 2 select --representative avail.tsv --available avail.tsv --output sel.h5
+succeeds 60 "$TDCONE" export sel.h5 --group selection --selected --top 40
 awk -F'\t' 'NR > 1 { print $2 }' out.txt > ranks.txt
 sort -n -c ranks.txt 2>/dev/null || fail "--selected: rows not in rank order: $(head -5 ranks.txt | tr '\n' ' ')"
 awk -F'\t' 'NR > 1 { print $1 }' out.txt > ids.txt
 awk 'NR == FNR { line[FNR - 1] = $0; next } { print line[$1] }' avail.tsv ids.txt > expected.txt
 sort -n -c ids.txt 2>/dev/null && fail "the test needs a selection whose top lines are not in file order"
-bounded_ok 60 -- "$TDCONE" export sel.h5 --group selection --selected --top 40 --lines-only
+succeeds 60 "$TDCONE" export sel.h5 --group selection --selected --top 40 --lines-only
 cmp -s out.txt expected.txt || fail "--selected --lines-only is not in rank order: $(diff out.txt expected.txt | head -6)"
-bounded_ok 60 -- "$TDCONE" export sel.h5 --group selection --selected --sort-by pair_id --top 40
+succeeds 60 "$TDCONE" export sel.h5 --group selection --selected --sort-by pair_id --top 40
 awk -F'\t' 'NR > 1 { print $1 }' out.txt | awk 'NR == FNR { line[FNR - 1] = $0; next } { print line[$1] }' avail.tsv - \
   > by_id.txt
-bounded_ok 60 -- "$TDCONE" export sel.h5 --group selection --selected --sort-by pair_id --top 40 --lines-only
+succeeds 60 "$TDCONE" export sel.h5 --group selection --selected --sort-by pair_id --top 40 --lines-only
 cmp -s out.txt by_id.txt || fail "--sort-by pair_id no longer orders --selected --lines-only"
 echo "ok: export --selected writes rank order, with --lines-only too; --sort-by still orders"
 
 # ---- result files written by others ----
 "$TDCONE" synth --pairs 400 --seed 7 --junk-fraction 0 --output raw.tsv 2>/dev/null || fail "synth"
 awk -F'\t' 'BEGIN { OFS = "\t" } { print $1, $2, $3, $4, (NR % 2 ? "formal" : "casual") }' raw.tsv > c.tsv
-bounded_ok 120 -- "$TDCONE" score --input c.tsv --output r.h5
+succeeds 120 "$TDCONE" score --input c.tsv --output r.h5
 "$PY" - <<'PY' || fail "hostile copies"
 import shutil
 import h5py
