@@ -9,5 +9,5 @@ extern "C" {
 
 H5PL_type_t H5PLget_plugin_type(void) { return H5PL_TYPE_FILTER; }
 
-const void* H5PLget_plugin_info(void) { return tdcone::h5::zstd_filter_class(); }
+const void* H5PLget_plugin_info(void) { return tdcone::hdf5::zstd_filter_class(); }
 }

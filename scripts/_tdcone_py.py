@@ -69,7 +69,7 @@ def setup(name, modules, program):
 
 
 _CMAKE_LISTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "CMakeLists.txt")
-# The rule of version_major in src/pipeline/result_checks.cpp: MAJOR.MINOR[.PATCH...], then optionally -/+ and anything.
+# The rule of version_major in src/results/checks.cpp: MAJOR.MINOR[.PATCH...], then optionally -/+ and anything.
 _VERSION = re.compile(r"([0-9]{1,9})\.[0-9]+(\.[0-9]+)*([-+].*)?")
 # The names of the result file (groups, columns, attributes, flag bits), generated from the C++ schema
 # (src/schema): build/tdcone_schema_json > scripts/tdcone_schema.json regenerates it.
@@ -116,7 +116,7 @@ def build_version():
 
 def version_problem(version):
     """Why a result whose tdcone_version is `version` (None: none) is not read, or None: the rule of
-    result_version_problem in src/pipeline/result_checks.cpp."""
+    result_version_problem in src/results/checks.cpp."""
     if version is None:
         return "is an HDF5 file but not a tdcone result (no tdcone_version attribute on /)"
     if isinstance(version, bytes):

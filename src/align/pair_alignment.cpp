@@ -53,7 +53,7 @@ bool PairAligner::add_shares(WordId w, std::span<const WordId> y_only, std::vect
   for (WordId t : y_only) all_known = all_known && embeddings_->vector(t) != nullptr;
   // Exact sums: word ids, hence the order of y_only, depend on the ranks.
   const std::size_t first = out.size();
-  entropy::ExactSum sum;
+  ExactSum sum;
   for (WordId t : y_only) {
     out.push_back(all_known ? embeddings_->similarity(w, t) : 1.0);
     sum.add(out.back());
@@ -65,7 +65,7 @@ bool PairAligner::add_shares(WordId w, std::span<const WordId> y_only, std::vect
 double PairAligner::pair_tdcone(const PairSplit& split, std::size_t output_types) const {
   // Every row carries mass 1, so H = Σ_rows Σ_cells p·ln(1/p) / (number of rows).
   const std::size_t n_yo = split.y_only.size();
-  entropy::ExactSum weighted_log;
+  ExactSum weighted_log;
   if (mode_ == AlignMode::uniform) {
     weighted_log.add(static_cast<double>(split.x_only.size()) * entropy::log_of_count(n_yo + 1));
   } else {

@@ -12,7 +12,7 @@
 #include "tdcone/cli/input_guard.hpp"
 #include "tdcone/cli/synth_command.hpp"
 #include "tdcone/core/error.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/mpi/agreement.hpp"
 #include "tdcone/mpi/stall_watchdog.hpp"

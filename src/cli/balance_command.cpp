@@ -7,7 +7,7 @@
 #include "tdcone/cli/run_config.hpp"
 #include "tdcone/cli/summary.hpp"
 #include "tdcone/core/progress.hpp"
-#include "tdcone/pipeline/standard_output.hpp"
+#include "tdcone/results/standard_output.hpp"
 
 namespace tdcone::cli {
 
@@ -37,7 +37,7 @@ void print_balance(const BalanceOptions& o, const label::PairLabels& labels, con
 }  // namespace
 
 void add_balance_options(OptionSet& o, BalanceOptions& b) {
-  pipeline::BalanceConfig& c = b.config;
+  jobs::BalanceConfig& c = b.config;
   b.corpus.add_to(o, c.corpus, "columns");  // labels are columns: no two-file corpus
   add_label_options(o, c.labels);
   o.add("mode", b.mode,
@@ -69,17 +69,17 @@ void add_balance_options(OptionSet& o, BalanceOptions& b) {
 
 int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
-  pipeline::BalanceConfig config = options.config;
+  jobs::BalanceConfig config = options.config;
   options.corpus.resolve(config.corpus);
   options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
   config.mode = label::balance_mode_from_name(options.mode);
-  config.rank_by = from_name<pipeline::RankBy>(options.rank_by, {{"tdcone", pipeline::RankBy::tdcone},
-                                                                 {"cynical", pipeline::RankBy::cynical},
-                                                                 {"random", pipeline::RankBy::random}});
+  config.rank_by = from_name<jobs::RankBy>(options.rank_by, {{"tdcone", jobs::RankBy::tdcone},
+                                                                 {"cynical", jobs::RankBy::cynical},
+                                                                 {"random", jobs::RankBy::random}});
   config.read_run_config = read_run_settings;
-  const pipeline::BalanceRun run = pipeline::run_balance_job(comm, config, config_toml);
-  const pipeline::LineCounts& counts = run.counts;
+  const jobs::BalanceRun run = jobs::run_balance_job(comm, config, config_toml);
+  const results::LineCounts& counts = run.counts;
   if (run.scores) {
     print_summary(comm, "balance", config.output.output, counts, *run.scores, false, clock.seconds());
   } else if (comm.rank() == 0) {
@@ -94,7 +94,7 @@ int run_balance(const boost::mpi::communicator& comm, const BalanceOptions& opti
                   (unsigned long long)run.left_out, config.where.where_result.c_str());
     print_balance(options, run.labels, run.names, run.plan);
   }
-  return pipeline::finish_standard_output(comm);
+  return results::finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

@@ -2,8 +2,8 @@
 #include "tdcone/cli/common_options.hpp"
 
 #include "tdcone/core/error.hpp"
-#include "tdcone/core/guard.hpp"
-#include "tdcone/pipeline/score_engine.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/engine/score_engine.hpp"
 
 namespace tdcone::cli {
 
@@ -14,7 +14,7 @@ constexpr std::uint64_t kMaxLineBytes = std::uint64_t{1} << 30;
 
 }  // namespace
 
-void CorpusModes::add_to(OptionSet& o, pipeline::CorpusConfig& c, const std::string& input) {
+void CorpusModes::add_to(OptionSet& o, config::CorpusConfig& c, const std::string& input) {
   if (input == "required" || input == "columns") {
     o.add("input", c.inputs,
           "Corpus files or globs, in order (plain text, or zstd, gzip, xz or bzip2 compressed: detected from the "
@@ -54,17 +54,17 @@ void CorpusModes::add_to(OptionSet& o, pipeline::CorpusConfig& c, const std::str
         real_number(0, 1));
 }
 
-void CorpusModes::resolve(pipeline::CorpusConfig& c) const {
+void CorpusModes::resolve(config::CorpusConfig& c) const {
   c.format = from_name<io::Format>(format, {{"tsv", io::Format::tsv}, {"jsonl", io::Format::jsonl}});
   c.tokenizer = from_name<text::TokenizerKind>(tokenizer, {{"punct", text::TokenizerKind::punct}, {"whitespace", text::TokenizerKind::whitespace}});
-  c.on_bad_line = from_name<pipeline::OnBadLine>(on_bad_line, {{"skip", pipeline::OnBadLine::skip}, {"fail", pipeline::OnBadLine::fail}});
+  c.on_bad_line = from_name<config::OnBadLine>(on_bad_line, {{"skip", config::OnBadLine::skip}, {"fail", config::OnBadLine::fail}});
 }
 
 select::Side side_from_name(const std::string& name) {
   return from_name<select::Side>(name, {{"src", select::Side::src}, {"tgt", select::Side::tgt}, {"both", select::Side::both}});
 }
 
-void EngineModes::resolve(const boost::mpi::communicator& comm, pipeline::EngineSettings& c) const {
+void EngineModes::resolve(const boost::mpi::communicator& comm, config::EngineSettings& c) const {
   c.align = from_name<align::AlignMode>(align, {{"uniform", align::AlignMode::uniform}, {"static", align::AlignMode::embedding}});
   mpi::collective_step(comm, [&] {
     if (!c.embeddings.empty() && c.align != align::AlignMode::embedding)
@@ -74,12 +74,12 @@ void EngineModes::resolve(const boost::mpi::communicator& comm, pipeline::Engine
   });
 }
 
-void OutputModes::resolve(pipeline::OutputConfig& c) const {
-  c.compression = from_name<h5::Compression>(compression, {{"deflate", h5::Compression::deflate}, {"zstd", h5::Compression::zstd},
-                                          {"none", h5::Compression::none}});
+void OutputModes::resolve(config::OutputConfig& c) const {
+  c.compression = from_name<hdf5::Compression>(compression, {{"deflate", hdf5::Compression::deflate}, {"zstd", hdf5::Compression::zstd},
+                                          {"none", hdf5::Compression::none}});
 }
 
-void OutputModes::add_to(OptionSet& o, pipeline::OutputConfig& c) {
+void OutputModes::add_to(OptionSet& o, config::OutputConfig& c) {
   o.add("output", c.output, "HDF5 file to write, named .h5 (another name is warned about; tdcone export writes TSV or "
         "JSON lines of it)")->required();
   o.add_action_flag("force", c.force, "Overwrite an existing output file (never one of the inputs)");
@@ -87,7 +87,7 @@ void OutputModes::add_to(OptionSet& o, pipeline::OutputConfig& c) {
         one_of({"deflate", "zstd", "none"}));
 }
 
-void EngineModes::add_to(OptionSet& o, pipeline::EngineSettings& c) {
+void EngineModes::add_to(OptionSet& o, config::EngineSettings& c) {
   o.add("align", align, "uniform: paper Algorithm 2; static: Algorithm 1 with --embeddings", one_of({"uniform", "static"}));
   o.add("embeddings", c.embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed; not word2vec binary) "
         "for --align static, which it needs. The run reports the share of word types and of alignment mass that had a "
@@ -97,15 +97,15 @@ void EngineModes::add_to(OptionSet& o, pipeline::EngineSettings& c) {
         "exchange buffers; a run whose share of the alignment matrix cannot fit stops early with the --memory (its "
         "measured need plus 25%) or the ranks that will fit (default: 80% of the smallest of the node's memory and "
         "its cgroup limit, memory.max, divided by the ranks on the node, and of what ulimit -v leaves each rank)",
-        memory_size(pipeline::SizeOf::budget));
+        memory_size(engine::SizeOf::budget));
   o.add("round-size", c.round_size,
         cat("Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth "
-            "of its share, at most ", pipeline::kMaxAutomaticRoundBytes >> 20, " MiB and --memory/16). Results do not "
+            "of its share, at most ", engine::kMaxAutomaticRoundBytes >> 20, " MiB and --memory/16). Results do not "
             "depend on it"),
-        memory_size(pipeline::SizeOf::buffer));
+        memory_size(engine::SizeOf::buffer));
 }
 
-void add_reference_options(OptionSet& o, pipeline::ReferenceConfig& c) {
+void add_reference_options(OptionSet& o, config::ReferenceConfig& c) {
   o.add("reference", c.reference, "Reference (validation) pairs, same format as the corpus: adds KL_pq, KL_pu, TD-CONE_REL");
   o.add("reference-src-file", c.src_files,
         "Instead of --reference, reference pairs in two sets of files, as --src-file: the input side, a whole line "
@@ -125,7 +125,7 @@ void add_dedup_option(OptionSet& o, std::string& mode) {
         one_of({"none", "exact", "tokens", "letters"}));
 }
 
-void add_where_options(OptionSet& o, pipeline::WhereFilter& filter, const std::string& lines,
+void add_where_options(OptionSet& o, exporting::WhereFilter& filter, const std::string& lines,
                        const std::string& others) {
   o.add("where", filter.where, cat(lines, " whose /pairs row in --where-result passes COND, in export --where's "
         "grammar, e.g. 'flags.duplicate==0', 'markers==0', 'bleu<0.5'; repeat for several, all of which must hold. ",
@@ -140,7 +140,7 @@ text::DedupMode dedup_mode(const std::string& mode) {
                                            {"tokens", text::DedupMode::tokens}, {"letters", text::DedupMode::letters}});
 }
 
-void add_label_options(OptionSet& o, pipeline::LabelConfig& c) {
+void add_label_options(OptionSet& o, config::LabelConfig& c) {
   o.add("label-cols", c.cols, "TSV: 1-based columns of labels, e.g. 5,6 (a style bucket, a classifier's class, a source). "
         "A line whose label is missing, empty or not a number under --label-buckets is flagged 16: it is scored, "
         "but in no label combination");

@@ -1,4 +1,4 @@
-// tdcone export: a table of an HDF5 result as TSV or JSON lines (pipeline/export_query.hpp).
+// tdcone export: a table of an HDF5 result as TSV or JSON lines (exporting/query.hpp).
 #include "tdcone/cli/export_command.hpp"
 
 #include <limits>
@@ -9,7 +9,7 @@
 namespace tdcone::cli {
 
 void add_export_options(OptionSet& o, ExportOptions& e) {
-  pipeline::ExportConfig& c = e.config;
+  exporting::ExportConfig& c = e.config;
   o.command()->add_option("hdf5", c.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
   o.add("group", c.group, "Table to export", one_of({"pairs", "shards", "sweep", "selection", "labels", "balance", "combinations", "lengths"}));
   o.add("to", e.to, "Output format: tsv (a header line, then one line per row) or jsonl (one JSON object per row; "
@@ -47,12 +47,12 @@ void add_export_options(OptionSet& o, ExportOptions& e) {
 }
 
 int run_export(const boost::mpi::communicator& comm, const ExportOptions& options) {
-  pipeline::ExportConfig config = options.config;
-  config.to = options.to == "jsonl" ? pipeline::ExportFormat::jsonl : pipeline::ExportFormat::tsv;
+  exporting::ExportConfig config = options.config;
+  config.to = options.to == "jsonl" ? exporting::ExportFormat::jsonl : exporting::ExportFormat::tsv;
   if (!options.side.empty())
     config.side = side_from_name(options.side);
   config.read_run_config = read_run_settings;
-  return pipeline::run_export_job(comm, config);
+  return exporting::run_export_job(comm, config);
 }
 
 }  // namespace tdcone::cli

@@ -1,12 +1,12 @@
-// tdcone info: what a result file holds, for people (pipeline/result_info.hpp).
+// tdcone info: what a result file holds, for people (results/info.hpp).
 #include "tdcone/cli/info_command.hpp"
 
 #include <iostream>
 #include <sstream>
 
-#include "tdcone/core/guard.hpp"
-#include "tdcone/pipeline/result_info.hpp"
-#include "tdcone/pipeline/standard_output.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/results/info.hpp"
+#include "tdcone/results/standard_output.hpp"
 
 namespace tdcone::cli {
 
@@ -19,13 +19,13 @@ int run_info(const boost::mpi::communicator& comm, const InfoOptions& options) {
   mpi::collective_step(comm, [&] {
     if (comm.rank() != 0) return;
     std::ostringstream text;  // all or nothing: a damaged file prints only the error
-    pipeline::print_info(text, options.hdf5);
+    results::print_info(text, options.hdf5);
     try {
       std::cout << text.str();
       std::cout.flush();
-      pipeline::check_written(std::cout, "standard output");
-    } catch (const pipeline::ReaderGone&) {
-      status = pipeline::kExitReaderGone;
+      results::check_written(std::cout, "standard output");
+    } catch (const results::ReaderGone&) {
+      status = results::kExitReaderGone;
     }
   });
   return status;

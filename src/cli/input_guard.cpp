@@ -1,6 +1,6 @@
 #include "tdcone/cli/input_guard.hpp"
 
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::cli {
 
@@ -8,19 +8,19 @@ namespace {
 
 using io::ReadFiles;
 
-std::vector<ReadFiles> corpus(const pipeline::CorpusConfig& o) {
+std::vector<ReadFiles> corpus(const config::CorpusConfig& o) {
   return {{"the corpus given with --input", o.inputs},
           {"the corpus given with --src-file", o.src_files},
           {"the corpus given with --tgt-file", o.tgt_files}};
 }
 
-void append_reference(std::vector<ReadFiles>& to, const pipeline::ReferenceConfig& o) {
+void append_reference(std::vector<ReadFiles>& to, const config::ReferenceConfig& o) {
   to.push_back({"the reference given with --reference", {o.reference}});
   to.push_back({"the reference given with --reference-src-file", o.src_files});
   to.push_back({"the reference given with --reference-tgt-file", o.tgt_files});
 }
 
-ReadFiles embeddings(const pipeline::EngineSettings& engine) {
+ReadFiles embeddings(const config::EngineSettings& engine) {
   return {"the embeddings given with --embeddings", {engine.embeddings}};
 }
 
@@ -38,7 +38,7 @@ CommandFiles scored_corpus_files(const Config& c) {
 CommandFiles files_of(const ScoreOptions& score) { return scored_corpus_files(score.config); }
 
 CommandFiles files_of(const BalanceOptions& balance) {
-  const pipeline::BalanceConfig& c = balance.config;
+  const jobs::BalanceConfig& c = balance.config;
   CommandFiles files{corpus(c.corpus), {{"--output", c.output.output}}};
   files.inputs.push_back({"the ranking given with --ranking", {c.ranking}});
   files.inputs.push_back({"the result given with --where-result", {c.where.where_result}});
@@ -49,7 +49,7 @@ CommandFiles files_of(const BalanceOptions& balance) {
 CommandFiles files_of(const SweepOptions& sweep) { return scored_corpus_files(sweep.config); }
 
 CommandFiles files_of(const SelectOptions& select) {
-  const pipeline::SelectConfig& s = select.config;
+  const jobs::SelectConfig& s = select.config;
   return {{{"REPR given with --representative", s.representative},
            {"AVAIL given with --available", s.available},
            {"UNAD given with --unadapted", s.unadapted},
@@ -60,7 +60,7 @@ CommandFiles files_of(const SelectOptions& select) {
 }
 
 CommandFiles files_of(const ExportOptions& export_options) {
-  const pipeline::ExportConfig& e = export_options.config;
+  const exporting::ExportConfig& e = export_options.config;
   return {{{"the result to export", {e.hdf5}}, {"the text given with --input", e.inputs}}, {{"--output", e.output}}};
 }
 

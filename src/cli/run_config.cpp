@@ -10,15 +10,15 @@
 
 namespace tdcone::cli {
 
-pipeline::RunSettings read_run_settings(const std::string& text, const std::string& result) {
+exporting::RunSettings read_run_settings(const std::string& text, const std::string& result) {
   toml::table config;
   try {
     config = toml::parse(text);
   } catch (const std::exception& e) {
     throw IoError(cat(result, ": the run's configuration (attribute 'config') is not TOML: ", e.what()));
   }
-  pipeline::RunSettings settings;
-  pipeline::CorpusConfig& c = settings.corpus;
+  exporting::RunSettings settings;
+  config::CorpusConfig& c = settings.corpus;
   auto integer = [&](const char* key, auto& value) {
     if (const auto v = config[key].value<std::int64_t>()) value = static_cast<std::remove_reference_t<decltype(value)>>(*v);
   };

@@ -7,7 +7,7 @@
 
 #include "tdcone/cli/summary.hpp"
 #include "tdcone/core/progress.hpp"
-#include "tdcone/pipeline/standard_output.hpp"
+#include "tdcone/results/standard_output.hpp"
 
 namespace tdcone::cli {
 
@@ -16,7 +16,7 @@ namespace {
 // The shard table, the lowest TD-CONE_REL marked: the shard that best covers the reference.
 // An empty shard has no scores: NaN, printed "nan", never marked best. `files`:
 // each shard's files (--shard-by file), else empty.
-void print_shards(const pipeline::JobScores& scores, std::size_t shards, bool with_reference, const std::vector<std::string>& files) {
+void print_shards(const jobs::JobScores& scores, std::size_t shards, bool with_reference, const std::vector<std::string>& files) {
   std::size_t best = 0, empty = 0;
   for (std::size_t k = 1; k <= shards; ++k) {
     if (scores.subsets[k].n_pairs == 0) ++empty;
@@ -44,7 +44,7 @@ void print_shards(const pipeline::JobScores& scores, std::size_t shards, bool wi
 }  // namespace
 
 void add_score_options(OptionSet& o, ScoreOptions& score) {
-  pipeline::ScoreConfig& c = score.config;
+  jobs::ScoreConfig& c = score.config;
   score.corpus.add_to(o, c.corpus, "required");
   score.engine.add_to(o, c.engine);
   add_reference_options(o, c.reference);
@@ -71,14 +71,14 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
 
 int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
-  pipeline::ScoreConfig config = options.config;
+  jobs::ScoreConfig config = options.config;
   options.corpus.resolve(config.corpus);
   options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
   config.corpus.dedup = dedup_mode(options.dedup);
   config.shard_by = from_name<entropy::ShardBy>(
       options.shard_by, {{"hash", entropy::ShardBy::hash}, {"file", entropy::ShardBy::file}, {"block", entropy::ShardBy::block}});
-  const pipeline::ScoreRun run = pipeline::run_score_job(comm, config, config_toml);
+  const jobs::ScoreRun run = jobs::run_score_job(comm, config, config_toml);
   print_summary(comm, "score", config.output.output, run.counts, run.scores, run.with_reference, clock.seconds());
   if (comm.rank() == 0 && run.duplicates) print_duplicates(*run.duplicates);
   if (comm.rank() == 0 && run.shards > 0) print_shards(run.scores, run.shards, run.with_reference, run.shard_files);
@@ -86,7 +86,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
     print_label_table(run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
   if (comm.rank() == 0 && !config.length_buckets.empty())
     print_length_table(config.length_buckets, run.scores.subsets, run.first_length, run.with_reference);
-  return pipeline::finish_standard_output(comm);
+  return results::finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

@@ -9,18 +9,18 @@
 
 #include "tdcone/cli/run_config.hpp"
 #include "tdcone/core/error.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/core/progress.hpp"
-#include "tdcone/pipeline/standard_output.hpp"
+#include "tdcone/results/standard_output.hpp"
 
 namespace tdcone::cli {
 
 namespace {
 
-pipeline::LineSide line_side(const std::string& name) {
-  return from_name<pipeline::LineSide>(name, {{"auto", pipeline::LineSide::automatic}, {"src", pipeline::LineSide::src},
-                                              {"tgt", pipeline::LineSide::tgt}, {"both", pipeline::LineSide::both},
-                                              {"line", pipeline::LineSide::line}});
+jobs::LineSide line_side(const std::string& name) {
+  return from_name<jobs::LineSide>(name, {{"auto", jobs::LineSide::automatic}, {"src", jobs::LineSide::src},
+                                              {"tgt", jobs::LineSide::tgt}, {"both", jobs::LineSide::both},
+                                              {"line", jobs::LineSide::line}});
 }
 
 // Whether `a` and `b` name one file: the same device and inode when both
@@ -39,7 +39,7 @@ bool same_file(const std::string& a, const std::string& b) {
 }
 
 // A stop would leave the checkpoint under the result's name, which --resume then refuses to write.
-void refuse_checkpoint_as_output(const pipeline::SelectConfig& c) {
+void refuse_checkpoint_as_output(const jobs::SelectConfig& c) {
   if (!c.checkpoint.empty() && same_file(c.checkpoint, c.output.output))
     throw UsageError(cat("--checkpoint ", c.checkpoint, " is the --output file ", c.output.output,
                          ": give the checkpoint another name (by default it is OUTPUT.ckpt)"));
@@ -48,7 +48,7 @@ void refuse_checkpoint_as_output(const pipeline::SelectConfig& c) {
 }  // namespace
 
 void add_select_options(OptionSet& o, SelectOptions& s) {
-  pipeline::SelectConfig& c = s.config;
+  jobs::SelectConfig& c = s.config;
   o.add("representative", c.representative, "REPR: text the selection should model (files or globs)")->required();
   o.add("available", c.available, "AVAIL: the corpus to rank (files or globs); sharded over ranks")->required();
   o.add("unadapted", c.unadapted, "UNAD: the general-domain corpus of the word ratios (default: AVAIL)");
@@ -89,7 +89,7 @@ void add_select_options(OptionSet& o, SelectOptions& s) {
 
 int run_select(const boost::mpi::communicator& comm, const SelectOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
-  pipeline::SelectConfig config = options.config;
+  jobs::SelectConfig config = options.config;
   options.corpus.resolve(config.corpus);
   options.output.resolve(config.output);
   config.side = side_from_name(options.side);
@@ -98,8 +98,8 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
   config.seed_side = line_side(options.seed_side);
   config.read_run_config = read_run_settings;
   mpi::collective_step(comm, [&] { refuse_checkpoint_as_output(config); });
-  const pipeline::SelectRun run = pipeline::run_select_job(comm, config, config_toml);
-  if (run.interrupted) return pipeline::kExitInterrupted;  // the checkpoint's line said so
+  const jobs::SelectRun run = jobs::run_select_job(comm, config, config_toml);
+  if (run.interrupted) return jobs::kExitInterrupted;  // the checkpoint's line said so
   if (comm.rank() == 0) {
     std::printf("tdcone select: %s\n", config.output.output.c_str());
     std::printf("  AVAIL lines   %llu (ranked %zu, junk or bad %llu)\n", (unsigned long long)run.counts.lines,
@@ -116,7 +116,7 @@ int run_select(const boost::mpi::communicator& comm, const SelectOptions& option
                 (unsigned long long)run.stop_rank, run.h_stop);
     std::printf("  ranks         %d, %.2f s\n", comm.size(), clock.seconds());
   }
-  return pipeline::finish_standard_output(comm);
+  return results::finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "tdcone/core/error.hpp"
-#include "tdcone/pipeline/memory_budget.hpp"
+#include "tdcone/engine/memory_budget.hpp"
 
 namespace tdcone::cli {
 
@@ -22,8 +22,8 @@ std::string part_of(std::uint64_t part, std::uint64_t whole, const char* what) {
   return cat(part, " of ", whole, " ", what, " (", share, " %)");
 }
 
-// How much the vectors of a static run decided (pipeline/embedding_coverage.hpp).
-void print_coverage(const pipeline::EmbeddingCoverage& c) {
+// How much the vectors of a static run decided (engine/embedding_coverage.hpp).
+void print_coverage(const engine::EmbeddingCoverage& c) {
   std::printf("  vectors      %s, %s have a vector in %s\n",
               part_of(c.input_types_with_vector, c.input_types, "input types").c_str(),
               part_of(c.output_types_with_vector, c.output_types, "output types").c_str(), c.file.c_str());
@@ -40,9 +40,9 @@ int name_width(const std::vector<std::string>& names, const std::string& header)
 }
 
 void print_summary(const boost::mpi::communicator& comm, const std::string& command, const std::string& output,
-                   const pipeline::LineCounts& counts, const pipeline::JobScores& scores, bool with_reference, double seconds) {
+                   const results::LineCounts& counts, const jobs::JobScores& scores, bool with_reference, double seconds) {
   std::vector<std::uint64_t> peak;
-  boost::mpi::gather(comm, pipeline::peak_rss_bytes(), peak, 0);
+  boost::mpi::gather(comm, engine::peak_rss_bytes(), peak, 0);
   if (comm.rank() != 0) return;
   const entropy::SubsetScore& corpus = scores.subsets[0];
   std::printf("tdcone %s: %s\n", command.c_str(), output.c_str());
@@ -59,12 +59,12 @@ void print_summary(const boost::mpi::communicator& comm, const std::string& comm
   std::printf("  ranks        %d, %.2f s:", comm.size(), seconds);
   for (const auto& phase : scores.phases) std::printf(" %s %.2f", phase.name.c_str(), phase.seconds);
   std::printf("\n  peak memory ");
-  for (std::size_t r = 0; r < peak.size(); ++r) std::printf("%s%s", r ? ", " : " ", pipeline::format_bytes(peak[r]).c_str());
-  std::printf(" per rank (--memory %s%s%s)\n", pipeline::format_bytes(scores.memory_budget).c_str(),
+  for (std::size_t r = 0; r < peak.size(); ++r) std::printf("%s%s", r ? ", " : " ", engine::format_bytes(peak[r]).c_str());
+  std::printf(" per rank (--memory %s%s%s)\n", engine::format_bytes(scores.memory_budget).c_str(),
               scores.memory_rule.empty() ? "" : ": ", scores.memory_rule.c_str());
 }
 
-void print_duplicates(const pipeline::DuplicateCounts& counts) {
+void print_duplicates(const engine::DuplicateCounts& counts) {
   std::printf("  duplicates   %llu (flagged 32, dup_of: the first copy)\n", (unsigned long long)counts.duplicates);
   if (counts.with_reference)
     std::printf("  in reference %llu (flagged 64: the key of a reference pair)\n", (unsigned long long)counts.in_reference);

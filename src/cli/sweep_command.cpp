@@ -5,12 +5,12 @@
 
 #include "tdcone/cli/summary.hpp"
 #include "tdcone/core/progress.hpp"
-#include "tdcone/pipeline/standard_output.hpp"
+#include "tdcone/results/standard_output.hpp"
 
 namespace tdcone::cli {
 
 void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
-  pipeline::SweepConfig& c = sweep.config;
+  jobs::SweepConfig& c = sweep.config;
   sweep.corpus.add_to(o, c.corpus, "columns");  // a sweep needs a score column: no two-file corpus
   sweep.engine.add_to(o, c.engine);
   add_reference_options(o, c.reference);
@@ -30,16 +30,16 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
 
 int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options, const std::string& config_toml) {
   const Stopwatch clock;
-  pipeline::SweepConfig config = options.config;
+  jobs::SweepConfig config = options.config;
   options.corpus.resolve(config.corpus);
   options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
   config.corpus.dedup = dedup_mode(options.dedup);
-  config.by = from_name<pipeline::SweepBy>(options.sweep_by, {{"score", pipeline::SweepBy::score},
-                                                              {"bleu", pipeline::SweepBy::bleu},
-                                                              {"unigram_precision", pipeline::SweepBy::unigram_precision},
-                                                              {"len_ratio", pipeline::SweepBy::len_ratio}});
-  const pipeline::SweepRun run = pipeline::run_sweep_job(comm, config, config_toml);
+  config.by = from_name<jobs::SweepBy>(options.sweep_by, {{"score", jobs::SweepBy::score},
+                                                              {"bleu", jobs::SweepBy::bleu},
+                                                              {"unigram_precision", jobs::SweepBy::unigram_precision},
+                                                              {"len_ratio", jobs::SweepBy::len_ratio}});
+  const jobs::SweepRun run = jobs::run_sweep_job(comm, config, config_toml);
   print_summary(comm, "sweep", config.output.output, run.counts, run.scores, run.with_reference, clock.seconds());
   if (comm.rank() == 0 && run.duplicates) print_duplicates(*run.duplicates);
   const std::size_t n = config.thresholds.size();
@@ -57,10 +57,10 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
     for (std::size_t t = 0; t < n; ++t) empty += run.subset_size[t] == 0 ? 1 : 0;
     if (empty > 0)
       std::printf("  warning: %zu of %zu thresholds select no pair (|S_t| = 0, no %s %s t): TD-CONE%s NaN\n", empty,
-                  n, pipeline::sweep_by_name(config.by), config.below ? "<=" : ">=",
+                  n, jobs::sweep_by_name(config.by), config.below ? "<=" : ">=",
                   run.with_reference ? ", KL and TD-CONE_REL" : "");
   }
-  return pipeline::finish_standard_output(comm);
+  return results::finish_standard_output(comm);
 }
 
 }  // namespace tdcone::cli

@@ -7,8 +7,8 @@
 #include "tdcone/cli/common_options.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
-#include "tdcone/core/guard.hpp"
-#include "tdcone/pipeline/standard_output.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/results/standard_output.hpp"
 #include "tdcone/synth/synth.hpp"
 
 namespace tdcone::cli {
@@ -59,7 +59,7 @@ int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& optio
   int status = 0;
   mpi::collective_step(comm, [&] {
     if (comm.rank() != 0) return;  // one writer; the corpus does not depend on the rank count
-    if (options.output != "-") h5::check_output_target(options.output, options.force);
+    if (options.output != "-") hdf5::check_output_target(options.output, options.force);
     synth::SynthOptions s;
     s.profile = synth::profile_from_name(options.profile);
     s.pairs = options.pairs;
@@ -72,8 +72,8 @@ int run_synth(const boost::mpi::communicator& comm, const SynthOptionsCli& optio
     try {
       synth::write_corpus(s, options.output);
     } catch (const IoError&) {
-      if (options.output != "-" || !pipeline::standard_output_reader_gone()) throw;
-      status = pipeline::kExitReaderGone;
+      if (options.output != "-" || !results::standard_output_reader_gone()) throw;
+      status = results::kExitReaderGone;
       return;
     }
     if (options.output != "-")

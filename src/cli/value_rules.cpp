@@ -8,7 +8,7 @@
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/number_text.hpp"
-#include "tdcone/pipeline/memory_budget.hpp"
+#include "tdcone/engine/memory_budget.hpp"
 
 namespace tdcone::cli {
 
@@ -62,10 +62,10 @@ ValueRule one_of(std::vector<std::string> names) {
           [names](std::string& text) { return std::find(names.begin(), names.end(), text) != names.end(); }};
 }
 
-ValueRule memory_size(pipeline::SizeOf what) {
+ValueRule memory_size(engine::SizeOf what) {
   ValueRule rule{"a size such as 1500M or 2G", "SIZE",
-                 [what](std::string& text) { return text.empty() || pipeline::memory_size_problem(text, what).empty(); }};
-  rule.refusal = [what](const std::string& text) { return pipeline::memory_size_problem(text, what); };
+                 [what](std::string& text) { return text.empty() || engine::memory_size_problem(text, what).empty(); }};
+  rule.refusal = [what](const std::string& text) { return engine::memory_size_problem(text, what); };
   return rule;
 }
 

@@ -13,7 +13,7 @@ namespace tdcone::entropy {
 
 namespace {
 
-using mpi::MatrixCell;
+using matrix::MatrixCell;
 using mpi::WordMarks;
 
 // The rows owned by this rank, one at a time: row sums R(x) of every group
@@ -21,7 +21,7 @@ using mpi::WordMarks;
 // cells come from several groups.
 class SubsetRows {
  public:
-  SubsetRows(const PairGroups& groups, const mpi::MatrixLayout& layout)
+  SubsetRows(const PairGroups& groups, const matrix::MatrixLayout& layout)
       : layout_(layout), group_(groups.group_count(), 0), row_(groups.subset_count, 0), cell_(groups.subset_count, 0) {
     start_.push_back(0);  // the subsets of each group, flat
     for (const auto& subsets : groups.subsets_of_group) {
@@ -73,7 +73,7 @@ class SubsetRows {
   std::uint64_t cell_weight(std::uint32_t s) const { return cell_[s]; }
 
  private:
-  const mpi::MatrixLayout layout_;  // a copy: its fields stay in registers in the loops over cells
+  const matrix::MatrixLayout layout_;  // a copy: its fields stay in registers in the loops over cells
   std::vector<std::uint32_t> list_, start_;
   std::vector<std::uint64_t> group_, row_, cell_;
   std::vector<std::uint32_t> groups_touched_, row_touched_, cell_touched_;
@@ -85,7 +85,7 @@ class SubsetRows {
 // computing it again would give, so every sum keeps its bits.
 class WeightLogTerms {
  public:
-  explicit WeightLogTerms(const mpi::WeightScale& scale) : scale_(scale), slots_(std::size_t{1} << kSlotBits) {
+  explicit WeightLogTerms(const matrix::WeightScale& scale) : scale_(scale), slots_(std::size_t{1} << kSlotBits) {
     const ExactSum term_of_one = compute(1);  // every slot holds a valid term from the start
     for (Slot& slot : slots_) slot = {1, term_of_one};
   }
@@ -110,7 +110,7 @@ class WeightLogTerms {
     return term;
   }
 
-  const mpi::WeightScale& scale_;
+  const matrix::WeightScale& scale_;
   std::vector<Slot> slots_;
 };
 
@@ -124,9 +124,9 @@ std::vector<std::uint64_t> pairs_per_group(MPI_Comm comm, const PairGroups& grou
 
 }  // namespace
 
-std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
+std::vector<SubsetScore> score_subsets(MPI_Comm comm, const matrix::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,
-                                       const mpi::PartitionedMatrix* reference, double lambda, const ProgressCallback& progress) {
+                                       const matrix::PartitionedMatrix* reference, double lambda, const ProgressCallback& progress) {
   const std::size_t n_subsets = groups.subset_count, n_groups = groups.group_count();
   std::vector<std::vector<std::uint32_t>> groups_of_subset(n_subsets);
   for (std::uint32_t g = 0; g < n_groups; ++g)
@@ -146,15 +146,15 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
       return WordMarks::test(marks, WordMarks::reference_output) || is_output_of(marks, s);
     });
 
-  const mpi::WeightScale& q_scale = matrix.scale();
-  const mpi::MatrixLayout layout = matrix.layout();  // a copy, as in SubsetRows
+  const matrix::WeightScale& q_scale = matrix.scale();
+  const matrix::MatrixLayout layout = matrix.layout();  // a copy, as in SubsetRows
   double total_p = 0.0;
   if (reference) {
     std::vector<ExactSum> sum(1);
-    mpi::PartitionedMatrix::RowCursor rows(*reference);
+    matrix::PartitionedMatrix::RowCursor rows(*reference);
     while (rows.next())
       for (const MatrixCell& c : rows.cells()) sum[0].add(reference->scale().real(c.weight));
-    total_p = sum_all(comm, sum)[0];
+    total_p = mpi::sum_all(comm, sum)[0];
   }
 
   // T·H(Y|X) = Σ_x Σ_y m·ln(R/m) = Σ_x R·ln R − Σ_cells m·ln m. With exact sums
@@ -169,7 +169,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
 
   // KL terms of one reference row x given every subset (SPEC §4).
   auto add_relative_terms = [&](std::span<const MatrixCell> p_row) {
-    const mpi::WeightScale& p_scale = reference->scale();
+    const matrix::WeightScale& p_scale = reference->scale();
     std::uint64_t p_row_total = 0;
     for (const MatrixCell& c : p_row) p_row_total += c.weight;
     for (std::size_t j = 0; j < p_row.size(); ++j) {
@@ -193,11 +193,11 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
     row_log[s] += m_log_m(row_total);
   };
 
-  mpi::PartitionedMatrix::RowCursor q_rows(matrix);
-  std::optional<mpi::PartitionedMatrix::RowCursor> p_rows;
+  matrix::PartitionedMatrix::RowCursor q_rows(matrix);
+  std::optional<matrix::PartitionedMatrix::RowCursor> p_rows;
   bool p_valid = false;
   if (reference) p_rows.emplace(*reference), p_valid = p_rows->next();
-  const mpi::MatrixLayout p_layout = reference ? reference->layout() : layout;
+  const matrix::MatrixLayout p_layout = reference ? reference->layout() : layout;
   const double all_rows = static_cast<double>(layout.rows);
   std::uint64_t rows_done = 0;
   while (q_rows.next()) {
@@ -267,12 +267,12 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatr
       nnz[s] += group_nnz[g];
     }
   }
-  const std::vector<double> totals = sum_all(comm, total), logs = sum_all(comm, weighted_log);
+  const std::vector<double> totals = mpi::sum_all(comm, total), logs = mpi::sum_all(comm, weighted_log);
   nnz = mpi::sum_all(comm, nnz);
   std::vector<double> pq(n_subsets, 0.0), pu(n_subsets, 0.0);
   if (reference) {
-    pq = sum_all(comm, kl_pq);
-    pu = sum_all(comm, kl_pu);
+    pq = mpi::sum_all(comm, kl_pq);
+    pu = mpi::sum_all(comm, kl_pu);
   }
   std::vector<SubsetScore> scores(n_subsets);
   for (std::size_t s = 0; s < n_subsets; ++s) {

@@ -12,7 +12,7 @@
 #include "output_file_impl.hpp"
 #include "tdcone/core/error.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 using detail::check;
 using detail::Chunking;
@@ -193,4 +193,4 @@ void OutputFile::Impl::verify_written() const {
   }
 }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

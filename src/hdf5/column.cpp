@@ -2,7 +2,7 @@
 
 #include <limits>
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 std::size_t Column::size() const {
   switch (kind) {
@@ -24,4 +24,4 @@ long double Column::number(std::size_t i) const {
   return std::numeric_limits<long double>::quiet_NaN();
 }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

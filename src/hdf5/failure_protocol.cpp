@@ -9,7 +9,7 @@
 #include "output_file_impl.hpp"
 #include "tdcone/core/error.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 namespace {
 
@@ -89,4 +89,4 @@ void OutputFile::Impl::enter(const std::string& object) {
   });
 }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

@@ -4,7 +4,7 @@
 
 #include "tdcone/core/error.hpp"
 
-namespace tdcone::h5::detail {
+namespace tdcone::hdf5::detail {
 
 void silence_hdf5_errors() { H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr); }
 
@@ -67,4 +67,4 @@ void check(herr_t status, const std::string& action, const std::string& object, 
   if (status < 0) fail(action, object, file);
 }
 
-}  // namespace tdcone::h5::detail
+}  // namespace tdcone::hdf5::detail

@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-namespace tdcone::h5::detail {
+namespace tdcone::hdf5::detail {
 
 /// Owns one HDF5 identifier (file, group, dataset, space, type, property
 /// list, attribute) and closes it with the matching H5*close.
@@ -66,4 +66,4 @@ inline Handle own(hid_t id, Handle::Closer closer, const std::string& action, co
   return Handle(checked(id, action, object, file), closer);
 }
 
-}  // namespace tdcone::h5::detail
+}  // namespace tdcone::hdf5::detail

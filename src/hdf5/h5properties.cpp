@@ -4,7 +4,7 @@
 
 #include "tdcone/hdf5/zstd_filter.hpp"
 
-namespace tdcone::h5::detail {
+namespace tdcone::hdf5::detail {
 
 namespace {
 // Behind the shuffle filter, level 1 stores the pair columns within 0.1% of
@@ -71,4 +71,4 @@ Handle variable_string_type(const Where& where) {
   return type;
 }
 
-}  // namespace tdcone::h5::detail
+}  // namespace tdcone::hdf5::detail

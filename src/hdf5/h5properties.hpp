@@ -11,7 +11,7 @@
 #include "h5handle.hpp"
 #include "tdcone/hdf5/output_file.hpp"
 
-namespace tdcone::h5::detail {
+namespace tdcone::hdf5::detail {
 
 /// What a property or call applies to, for error messages.
 struct Where {
@@ -109,4 +109,4 @@ Handle string_type(std::size_t width, const Where& where);
 /// Variable-length, null-terminated UTF-8 string type.
 Handle variable_string_type(const Where& where);
 
-}  // namespace tdcone::h5::detail
+}  // namespace tdcone::hdf5::detail

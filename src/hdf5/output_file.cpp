@@ -12,7 +12,7 @@
 #include "tdcone/hdf5/zstd_filter.hpp"
 #include "tdcone/io/output_guard.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 namespace fs = std::filesystem;
 using detail::check;
@@ -212,4 +212,4 @@ void OutputFile::commit() {
   MPI_Barrier(f.comm);
 }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

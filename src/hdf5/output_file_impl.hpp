@@ -13,11 +13,11 @@
 
 #include "h5handle.hpp"
 #include "h5properties.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/hdf5/output_file.hpp"
 #include "tdcone/io/output_lock.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 struct OutputFile::Impl {
   std::optional<io::OutputLock> lock;  // rank 0's, released last
@@ -107,4 +107,4 @@ struct OutputFile::Impl {
   }
 };
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

@@ -8,7 +8,7 @@
 #include "tdcone/core/number_text.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 using detail::check;
 using detail::Handle;
@@ -290,4 +290,4 @@ Column Reader::read_column(const std::string& dataset) const {
   }
 }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

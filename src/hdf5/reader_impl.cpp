@@ -8,7 +8,7 @@
 
 #include "tdcone/core/error.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 using detail::check;
 using detail::Handle;
@@ -163,4 +163,4 @@ std::vector<std::string> Reader::Impl::read_string_dataset(hid_t dset, const Typ
   return rows;
 }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

@@ -11,7 +11,7 @@
 #include "h5handle.hpp"
 #include "tdcone/hdf5/reader.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 struct Reader::Impl {
   std::string path;
@@ -88,4 +88,4 @@ struct Reader::Impl {
   }
 };
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

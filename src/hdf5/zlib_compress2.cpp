@@ -109,10 +109,10 @@ extern "C" int compress2(Bytef* dest, uLongf* destLen, const Bytef* source, uLon
   return Z_OK;
 }
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 bool compress2_is_ours() {
   return ::dlsym(RTLD_DEFAULT, "compress2") == reinterpret_cast<void*>(&::compress2);
 }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

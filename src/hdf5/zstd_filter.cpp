@@ -10,7 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 namespace {
 
 constexpr int kDefaultLevel = 3;
@@ -119,4 +119,4 @@ const H5Z_class2_t kZstdClass = {
 
 const H5Z_class2_t* zstd_filter_class() { return &kZstdClass; }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

@@ -4,7 +4,7 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 void register_zstd_filter() {
   detail::silence_hdf5_errors();
@@ -15,4 +15,4 @@ void register_zstd_filter() {
     throw IoError(cat("cannot register the zstd HDF5 filter (id ", kZstdFilterId, "): ", detail::hdf5_reason()));
 }
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

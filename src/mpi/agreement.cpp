@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "tdcone/core/error.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace boost::serialization {
 

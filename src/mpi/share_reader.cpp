@@ -10,7 +10,7 @@
 #include <stdexcept>
 
 #include "tdcone/core/error.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/io/line_fingerprint.hpp"
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/io/parallel_files.hpp"

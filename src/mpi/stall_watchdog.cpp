@@ -10,7 +10,7 @@
 #include <thread>
 #include <vector>
 
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/core/activity.hpp"
 
 namespace tdcone::mpi {

@@ -9,7 +9,7 @@
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace tdcone::select {
 

@@ -63,7 +63,7 @@ void write_corpus(const SynthOptions& options, const std::string& path) {
       write_lines(options, *lines, output);
     }
     if (std::fclose(file.release()) != 0) throw IoError(cat("cannot write ", partial.path, ": ", std::strerror(errno)));
-    // The command line has checked --force (h5::check_output_target); a link is still refused.
+    // The command line has checked --force (hdf5::check_output_target); a link is still refused.
     io::commit_partial(partial.path, path, /*replace=*/true);
   } catch (...) {
     ::unlink(partial.path.c_str());

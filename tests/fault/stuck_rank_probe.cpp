@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <string>
 
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

@@ -18,7 +18,7 @@
 #include "shared_dir.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 namespace {
 
@@ -31,9 +31,9 @@ bool has_partial(const std::string& file) {
     if (entry.path().filename().string().starts_with(target.filename().string() + ".partial")) return true;
   return false;
 }
-using tdcone::h5::Compression;
-using tdcone::h5::OutputFile;
-using tdcone::h5::Reader;
+using tdcone::hdf5::Compression;
+using tdcone::hdf5::OutputFile;
+using tdcone::hdf5::Reader;
 using tdcone::test_support::SharedTempDir;
 
 constexpr std::uint64_t kTotal = 200003;  // four chunks of 65536, the last partial

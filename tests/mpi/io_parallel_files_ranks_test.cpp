@@ -19,7 +19,7 @@
 #include "shared_dir.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/io/parallel_files.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/mpi/share_reader.hpp"
 
 namespace tdcone {

@@ -16,8 +16,8 @@
 
 #include "results.hpp"
 #include "shared_dir.hpp"
-#include "tdcone/pipeline/corpus_job.hpp"
-#include "tdcone/pipeline/label_subsets.hpp"
+#include "tdcone/jobs/corpus_job.hpp"
+#include "tdcone/results/label_subsets.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/exchange.hpp"
@@ -121,12 +121,12 @@ class LabelsOverRanksTest : public ::testing::Test {
   }
   void TearDown() override { set_quiet(was_quiet_); }
 
-  static pipeline::CorpusJob read(const bmpi::communicator& comm, const std::string& path, const pipeline::LabelConfig& labels) {
-    pipeline::CorpusConfig corpus;
+  static jobs::CorpusJob read(const bmpi::communicator& comm, const std::string& path, const config::LabelConfig& labels) {
+    config::CorpusConfig corpus;
     corpus.inputs = {path};
-    pipeline::OutputConfig output;
+    config::OutputConfig output;
     output.output = (fs::temp_directory_path() / "tdcone-never-written.h5").string();
-    return pipeline::read_corpus_job(comm, corpus, {}, output, &labels);
+    return jobs::read_corpus_job(comm, corpus, {}, output, &labels);
   }
 
   // Rank 0 writes `lines`; everyone waits.
@@ -179,13 +179,13 @@ TEST_F(LabelsOverRanksTest, LabelsAgreeOnEveryRankCount) {
     expected.push_back(line.combination);
   }
   const std::string path = write("labels.tsv", lines);
-  pipeline::LabelConfig options;
+  config::LabelConfig options;
   options.cols = "3,4";
   options.names = "kind,level";
   options.buckets = {"level=0.25,0.5,0.75"};
 
   bmpi::communicator world;
-  const pipeline::CorpusJob job = read(world, path, options);
+  const jobs::CorpusJob job = read(world, path, options);
   ASSERT_TRUE(job.labels.has_value());
   const label::PairLabels& labels = *job.labels;
   // The point of the test: with several ranks, some values are on one rank only.
@@ -228,7 +228,7 @@ TEST_F(LabelsOverRanksTest, LabelsAgreeOnEveryRankCount) {
   }
   // And the same as one rank reading it all.
   const bmpi::communicator self(MPI_COMM_SELF, bmpi::comm_attach);
-  const pipeline::CorpusJob single = read(self, path, options);
+  const jobs::CorpusJob single = read(self, path, options);
   EXPECT_EQ(single.labels->space.values, labels.space.values);
   EXPECT_EQ(single.labels->counts, labels.counts);
   EXPECT_EQ(single.labels->combination_of_pair, combinations);
@@ -270,13 +270,13 @@ TEST_F(LabelsOverRanksTest, LabelSubsetsWithShardsEqualEachAlone) {
     }
   }
   const std::string path = write("labelled.tsv", lines);
-  pipeline::LabelConfig options;
+  config::LabelConfig options;
   options.cols = "3,4";
   options.names = "kind,level";
-  const pipeline::CorpusJob job = read(world, path, options);
+  const jobs::CorpusJob job = read(world, path, options);
   ASSERT_TRUE(job.labels.has_value());
 
-  const pipeline::LabelSubsets label_sets = pipeline::label_subsets(job.share, *job.labels);
+  const results::LabelSubsets label_sets = results::label_subsets(job.share, *job.labels);
   EXPECT_EQ(label_sets.names, (std::vector<std::string>{"a|p", "a|q", "b|p", "b|q", "c|p", "c|q", "a|*", "b|*", "c|*",
                                                         "*|p", "*|q"}));
   EXPECT_EQ(label_sets.groups.subset_count, 12u);
@@ -303,12 +303,12 @@ TEST_F(LabelsOverRanksTest, LabelSubsetsWithShardsEqualEachAlone) {
   }
 
   auto score = [&](const entropy::PairGroups& groups) {  // a job is scored once: each run gets its own copy
-    pipeline::CorpusJob copy = job;
-    return pipeline::score_corpus_job(world, copy, {}, {}, groups);
+    jobs::CorpusJob copy = job;
+    return jobs::score_corpus_job(world, copy, {}, {}, groups);
   };
-  const pipeline::JobScores both = score(combined);
-  const pipeline::JobScores labels_alone = score(label_sets.groups);
-  const pipeline::JobScores shards_alone = score(shard_sets);
+  const jobs::JobScores both = score(combined);
+  const jobs::JobScores labels_alone = score(label_sets.groups);
+  const jobs::JobScores shards_alone = score(shard_sets);
   ASSERT_EQ(both.subsets.size(), combined.subset_count);
   ASSERT_EQ(labels_alone.subsets.size(), label_sets.groups.subset_count);
   ASSERT_EQ(shards_alone.subsets.size(), 1 + shards);

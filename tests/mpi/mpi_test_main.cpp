@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

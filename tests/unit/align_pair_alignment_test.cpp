@@ -151,7 +151,7 @@ TEST(AlignTest, PairTdconeRoundedBelowZeroIsZero) {
   Corpus c(AlignMode::embedding, &embeddings);
   embeddings.set(c.vocabulary.intern("a"), {1, 0});
   embeddings.set(c.vocabulary.intern("d"), {-1, 0});
-  entropy::ExactSum floor;
+  ExactSum floor;
   floor.add(1e-6);
   ASSERT_GT(1e-6 / floor.value(), 1.0) << "the rounding this test is about";
   EXPECT_EQ(c.add("a", "d"), 0.0);

@@ -17,10 +17,10 @@ TEST(ExactSumTest, SameBitsInAnyOrder) {
   std::uniform_real_distribution<double> term(-50.0, 1e6);
   std::vector<double> terms(100000);
   for (auto& t : terms) t = term(rng) * (rng() % 7 == 0 ? 1e-9 : 1.0);
-  entropy::ExactSum forward;
+  ExactSum forward;
   for (double t : terms) forward.add(t);
   std::shuffle(terms.begin(), terms.end(), rng);
-  entropy::ExactSum shuffled, halves[2];
+  ExactSum shuffled, halves[2];
   for (std::size_t i = 0; i < terms.size(); ++i) {
     shuffled.add(terms[i]);
     halves[i % 2].add(terms[i]);
@@ -34,7 +34,7 @@ TEST(ExactSumTest, SameBitsInAnyOrder) {
 }
 
 TEST(ExactSumTest, NegativeAndTinyTerms) {
-  entropy::ExactSum s;
+  ExactSum s;
   s.add(-2.5);
   s.add(0.75);
   s.add(std::ldexp(1.0, -60));

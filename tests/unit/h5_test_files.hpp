@@ -59,7 +59,7 @@ struct DatasetLayout {
 };
 
 inline DatasetLayout inspect(const std::string& file, const std::string& dataset) {
-  tdcone::h5::register_zstd_filter();
+  tdcone::hdf5::register_zstd_filter();
   DatasetLayout out;
   const hid_t f = H5Fopen(file.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   EXPECT_GE(f, 0);
@@ -133,11 +133,11 @@ inline std::string message_of(const std::function<void()>& step) {
 }
 
 /// The name of a Compression parameter, for INSTANTIATE_TEST_SUITE_P.
-inline std::string compression_name(const ::testing::TestParamInfo<tdcone::h5::Compression>& info) {
+inline std::string compression_name(const ::testing::TestParamInfo<tdcone::hdf5::Compression>& info) {
   switch (info.param) {
-    case tdcone::h5::Compression::deflate:
+    case tdcone::hdf5::Compression::deflate:
       return "deflate";
-    case tdcone::h5::Compression::zstd:
+    case tdcone::hdf5::Compression::zstd:
       return "zstd";
     default:
       return "none";

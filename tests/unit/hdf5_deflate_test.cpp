@@ -27,7 +27,7 @@ std::string inflated(const std::vector<Bytef>& stream, std::size_t size) {
   return out;
 }
 
-TEST(H5Deflate, Compress2OfThisProgramIsTheOneHdf5Calls) { EXPECT_TRUE(tdcone::h5::compress2_is_ours()); }
+TEST(H5Deflate, Compress2OfThisProgramIsTheOneHdf5Calls) { EXPECT_TRUE(tdcone::hdf5::compress2_is_ours()); }
 
 TEST(H5Deflate, EveryLevelGivesAStreamZlibInflates) {
   const std::string chunk = sample_chunk(200000);

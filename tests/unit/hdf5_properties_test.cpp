@@ -14,8 +14,8 @@
 namespace {
 
 using namespace tdcone::h5_test;
-using tdcone::h5::Compression;
-using tdcone::h5::OutputFile;
+using tdcone::hdf5::Compression;
+using tdcone::hdf5::OutputFile;
 
 class H5Properties : public H5Files, public ::testing::WithParamInterface<Compression> {};
 

@@ -22,10 +22,10 @@ namespace {
 using namespace tdcone::h5_test;
 using tdcone::IoError;
 using tdcone::UsageError;
-using tdcone::h5::check_output_target;
-using tdcone::h5::Compression;
-using tdcone::h5::OutputFile;
-using tdcone::h5::Reader;
+using tdcone::hdf5::check_output_target;
+using tdcone::hdf5::Compression;
+using tdcone::hdf5::OutputFile;
+using tdcone::hdf5::Reader;
 
 class H5RoundTrip : public H5Files, public ::testing::WithParamInterface<Compression> {};
 

@@ -12,8 +12,8 @@
 
 namespace {
 
-using tdcone::h5::kZstdFilterId;
-using tdcone::h5::zstd_filter_class;
+using tdcone::hdf5::kZstdFilterId;
+using tdcone::hdf5::zstd_filter_class;
 
 // A malloc'ed buffer as HDF5 hands it to a filter.
 struct FilterBuffer {
@@ -116,8 +116,8 @@ TEST(H5ZstdFilter, CorruptOrTruncatedInputFailsWithZero) {
 }
 
 TEST(H5ZstdFilter, RegistrationIsIdempotent) {
-  ASSERT_NO_THROW(tdcone::h5::register_zstd_filter());
-  ASSERT_NO_THROW(tdcone::h5::register_zstd_filter());
+  ASSERT_NO_THROW(tdcone::hdf5::register_zstd_filter());
+  ASSERT_NO_THROW(tdcone::hdf5::register_zstd_filter());
   EXPECT_GT(H5Zfilter_avail(kZstdFilterId), 0);
   unsigned config = 0;
   ASSERT_GE(H5Zget_filter_info(kZstdFilterId, &config), 0);

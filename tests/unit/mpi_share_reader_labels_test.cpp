@@ -10,7 +10,7 @@
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/label/labels.hpp"
 #include "tdcone/mpi/share_reader.hpp"
-#include "tdcone/pipeline/job_config.hpp"
+#include "tdcone/config/job_config.hpp"
 #include "tdcone/text/tokenized_share.hpp"
 #include "temp_files.hpp"
 #include "usage_error.hpp"
@@ -33,7 +33,7 @@ struct ReadLabels {
   std::string path;
 };
 
-ReadLabels read_with_labels(const test_support::TempDir& dir, const std::string& text, const pipeline::LabelConfig& options,
+ReadLabels read_with_labels(const test_support::TempDir& dir, const std::string& text, const config::LabelConfig& options,
                             io::Format format = io::Format::tsv) {
   text::ReadOptions read;
   read.fields.format = format;
@@ -47,7 +47,7 @@ ReadLabels read_with_labels(const test_support::TempDir& dir, const std::string&
 
 TEST(LabelReadTest, MissingLabelsAreFlagged16BadLinesAre1) {
   test_support::TempDir dir("tdcone_label_test");
-  pipeline::LabelConfig options;
+  config::LabelConfig options;
   options.cols = "3";
   const auto [share, path] = read_with_labels(dir,
                                               "src one\ttgt one\tformal\n"
@@ -90,7 +90,7 @@ TEST(LabelReadTest, MissingLabelsAreFlagged16BadLinesAre1) {
 
 TEST(LabelReadTest, NotANumberUnderBucketsIsFlagged16) {
   test_support::TempDir dir("tdcone_label_test");
-  pipeline::LabelConfig options;
+  config::LabelConfig options;
   options.cols = "3,4";
   options.names = "kind,level";
   options.buckets = {"level=0.5"};
@@ -110,7 +110,7 @@ TEST(LabelReadTest, NotANumberUnderBucketsIsFlagged16) {
 
 TEST(LabelReadTest, JsonlLabels) {
   test_support::TempDir dir("tdcone_label_test");
-  pipeline::LabelConfig options;
+  config::LabelConfig options;
   options.fields = "style";
   const auto [share, path] = read_with_labels(dir,
                                               R"({"src":"a","tgt":"b","style":"formal"})" "\n"
@@ -129,7 +129,7 @@ TEST(LabelReadTest, JsonlLabels) {
 
 TEST(LabelReadTest, WithoutLabelsNothingIsRead) {
   test_support::TempDir dir("tdcone_label_test");
-  const auto [share, path] = read_with_labels(dir, "a\tb\tc\nd\te\n", pipeline::LabelConfig{});
+  const auto [share, path] = read_with_labels(dir, "a\tb\tc\nd\te\n", config::LabelConfig{});
   EXPECT_EQ(share.flags, (std::vector<std::uint8_t>{0, 0}));
   EXPECT_TRUE(share.label_ids.empty());
   EXPECT_TRUE(share.label_values.empty());

@@ -13,7 +13,7 @@
 #include <fstream>
 
 #include "tdcone/core/error.hpp"
-#include "tdcone/core/guard.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "tdcone/select/checkpoint.hpp"
 #include "tdcone/mpi/share_reader.hpp"
 #include "tdcone/select/corpora.hpp"

@@ -14,8 +14,8 @@
 
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/entropy/subset_scores.hpp"
-#include "tdcone/pipeline/accumulate_stage.hpp"
-#include "tdcone/pipeline/vocabulary_stage.hpp"
+#include "tdcone/engine/accumulate_stage.hpp"
+#include "tdcone/engine/vocabulary_stage.hpp"
 
 namespace tdcone::test_support {
 
@@ -48,10 +48,10 @@ class TinyCorpus {
     for (text::WordId w = 1; w < vocabulary.size(); ++w) word_of[words_.global.global_id[w]] = vocabulary.word(w);
     word_of[0] = "NULL";
     std::map<std::string, double> out;
-    mpi::PartitionedMatrix::RowCursor rows(*q_);
+    matrix::PartitionedMatrix::RowCursor rows(*q_);
     const auto& layout = q_->layout();
     while (rows.next()) {
-      for (const mpi::MatrixCell& c : rows.cells())
+      for (const matrix::MatrixCell& c : rows.cells())
         out[word_of[rows.row_id()] + ">" + word_of[layout.column(c.key)]] += q_->scale().real(c.weight);
     }
     return out;
@@ -85,17 +85,17 @@ class TinyCorpus {
     const boost::mpi::communicator self(MPI_COMM_SELF, boost::mpi::comm_attach);
     const bool has_reference = reference_.size() > 0;
     groups_ = entropy::corpus_groups(corpus_);
-    words_ = pipeline::route_vocabulary(self, corpus_, has_reference ? &reference_ : nullptr, vocabulary, groups_);
-    const auto layout = mpi::MatrixLayout::make(words_.global, 0, groups_.group_count());
-    q_.emplace(layout, mpi::WeightScale(corpus_.total_lines));
+    words_ = engine::route_vocabulary(self, corpus_, has_reference ? &reference_ : nullptr, vocabulary, groups_);
+    const auto layout = matrix::MatrixLayout::make(words_.global, 0, groups_.group_count());
+    q_.emplace(layout, matrix::WeightScale(corpus_.total_lines));
     // accumulate releases the types it aligns, and pairs are added between builds: it gets copies.
     text::TokenizedShare corpus = corpus_, reference = reference_;
-    pipeline::accumulate(self, corpus, groups_.group_of_pair, aligner_, words_.routes, *q_, {}, {}, nullptr);
+    engine::accumulate(self, corpus, groups_.group_of_pair, aligner_, words_.routes, *q_, {}, {}, nullptr);
     q_->finish();
     p_.reset();
     if (has_reference) {
-      p_.emplace(layout.with_groups(1), mpi::WeightScale(reference_.total_lines));
-      pipeline::accumulate(self, reference, {}, aligner_, words_.routes, *p_, {}, {}, nullptr);
+      p_.emplace(layout.with_groups(1), matrix::WeightScale(reference_.total_lines));
+      engine::accumulate(self, reference, {}, aligner_, words_.routes, *p_, {}, {}, nullptr);
       p_->finish();
     }
   }
@@ -104,8 +104,8 @@ class TinyCorpus {
   align::PairSplit split_;
   text::TokenizedShare corpus_, reference_;
   entropy::PairGroups groups_;
-  pipeline::RoutedVocabulary words_;
-  std::optional<mpi::PartitionedMatrix> q_, p_;
+  engine::RoutedVocabulary words_;
+  std::optional<matrix::PartitionedMatrix> q_, p_;
 };
 
 }  // namespace tdcone::test_support

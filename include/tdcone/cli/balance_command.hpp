@@ -5,12 +5,12 @@
 #include <string>
 
 #include "tdcone/cli/common_options.hpp"
-#include "tdcone/pipeline/balance_job.hpp"
+#include "tdcone/jobs/balance_job.hpp"
 
 namespace tdcone::cli {
 
 struct BalanceOptions {
-  pipeline::BalanceConfig config;
+  jobs::BalanceConfig config;
   CorpusModes corpus;
   EngineModes engine;
   OutputModes output;

@@ -12,8 +12,8 @@
 #include <utility>
 
 #include "tdcone/cli/options.hpp"
-#include "tdcone/pipeline/job_config.hpp"
-#include "tdcone/pipeline/where_filter.hpp"
+#include "tdcone/config/job_config.hpp"
+#include "tdcone/exporting/where_filter.hpp"
 
 namespace tdcone::cli {
 
@@ -30,36 +30,36 @@ struct CorpusModes {
   /// a score or label column: --src-file/--tgt-file are parsed, to be refused,
   /// but not in the help) or "lines" (selection: no --input, and only the
   /// options that say how a line's text is read: no score, id or --reverse).
-  void add_to(OptionSet& options, pipeline::CorpusConfig& config, const std::string& input);
-  void resolve(pipeline::CorpusConfig& config) const;
+  void add_to(OptionSet& options, config::CorpusConfig& config, const std::string& input);
+  void resolve(config::CorpusConfig& config) const;
 };
 
 /// --align, by name.
 struct EngineModes {
   std::string align = "uniform";
 
-  void add_to(OptionSet& options, pipeline::EngineSettings& config);
+  void add_to(OptionSet& options, config::EngineSettings& config);
   /// Also refuses --embeddings without --align static, which would read no
   /// vector (every rank parsed the same arguments: all refuse). Collective.
-  void resolve(const boost::mpi::communicator& comm, pipeline::EngineSettings& config) const;
+  void resolve(const boost::mpi::communicator& comm, config::EngineSettings& config) const;
 };
 
 /// --compression, by name.
 struct OutputModes {
   std::string compression = "deflate";
 
-  void add_to(OptionSet& options, pipeline::OutputConfig& config);
-  void resolve(pipeline::OutputConfig& config) const;
+  void add_to(OptionSet& options, config::OutputConfig& config);
+  void resolve(config::OutputConfig& config) const;
 };
 
-void add_label_options(OptionSet& options, pipeline::LabelConfig& labels);
+void add_label_options(OptionSet& options, config::LabelConfig& labels);
 /// --dedup (score, sweep), kept as its name in `mode`; dedup_mode() gives the enum.
 void add_dedup_option(OptionSet& options, std::string& mode);
 text::DedupMode dedup_mode(const std::string& mode);
-void add_reference_options(OptionSet& options, pipeline::ReferenceConfig& reference);
+void add_reference_options(OptionSet& options, config::ReferenceConfig& reference);
 /// --where and --where-result (balance, select): `lines` says which lines
 /// pass, `others` what becomes of the rest.
-void add_where_options(OptionSet& options, pipeline::WhereFilter& filter, const std::string& lines,
+void add_where_options(OptionSet& options, exporting::WhereFilter& filter, const std::string& lines,
                        const std::string& others);
 
 /// --side (select, export): "src", "tgt" or "both".

@@ -5,12 +5,12 @@
 #include <string>
 
 #include "tdcone/cli/options.hpp"
-#include "tdcone/pipeline/export_query.hpp"
+#include "tdcone/exporting/query.hpp"
 
 namespace tdcone::cli {
 
 struct ExportOptions {
-  pipeline::ExportConfig config;
+  exporting::ExportConfig config;
   std::string to = "tsv";  // output format: tsv | jsonl
   std::string side;        // a selection's text: src | tgt | both (default: the run's --side)
 };

@@ -5,12 +5,12 @@
 #include <string>
 
 #include "tdcone/cli/common_options.hpp"
-#include "tdcone/pipeline/score_job.hpp"
+#include "tdcone/jobs/score_job.hpp"
 
 namespace tdcone::cli {
 
 struct ScoreOptions {
-  pipeline::ScoreConfig config;
+  jobs::ScoreConfig config;
   CorpusModes corpus;
   EngineModes engine;
   OutputModes output;

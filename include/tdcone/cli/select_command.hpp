@@ -5,12 +5,12 @@
 #include <string>
 
 #include "tdcone/cli/common_options.hpp"
-#include "tdcone/pipeline/select_job.hpp"
+#include "tdcone/jobs/select_job.hpp"
 
 namespace tdcone::cli {
 
 struct SelectOptions {
-  pipeline::SelectConfig config;
+  jobs::SelectConfig config;
   CorpusModes corpus;  // format and tokenization (its --input is not used)
   OutputModes output;
   std::string side = "src";  // AVAIL's (and, by default, the others' when they hold pairs)

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "tdcone/entropy/subset_scores.hpp"
-#include "tdcone/pipeline/corpus_job.hpp"
+#include "tdcone/jobs/corpus_job.hpp"
 
 namespace tdcone::cli {
 
@@ -15,11 +15,11 @@ int name_width(const std::vector<std::string>& names, const std::string& header)
 
 /// The summary of a job on a corpus: its lines, scores, times and memory. Collective (the peak memory of every rank).
 void print_summary(const boost::mpi::communicator& comm, const std::string& command, const std::string& output,
-                   const pipeline::LineCounts& counts, const pipeline::JobScores& scores, bool with_reference,
+                   const results::LineCounts& counts, const jobs::JobScores& scores, bool with_reference,
                    double seconds);
 
 /// The duplicates (--dedup) and, with a reference, the pairs in it (rank 0).
-void print_duplicates(const pipeline::DuplicateCounts& counts);
+void print_duplicates(const engine::DuplicateCounts& counts);
 
 /// The /labels table (rank 0).
 void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,

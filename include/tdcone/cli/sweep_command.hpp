@@ -5,12 +5,12 @@
 #include <string>
 
 #include "tdcone/cli/common_options.hpp"
-#include "tdcone/pipeline/sweep_job.hpp"
+#include "tdcone/jobs/sweep_job.hpp"
 
 namespace tdcone::cli {
 
 struct SweepOptions {
-  pipeline::SweepConfig config;
+  jobs::SweepConfig config;
   CorpusModes corpus;
   EngineModes engine;
   OutputModes output;

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "tdcone/pipeline/memory_budget.hpp"
+#include "tdcone/engine/memory_budget.hpp"
 
 namespace tdcone::cli {
 
@@ -28,8 +28,8 @@ ValueRule column_number(bool zero_for_none);
 /// A finite decimal number, min <= value <= max (either bound may be infinite).
 ValueRule real_number(double min, double max);
 ValueRule one_of(std::vector<std::string> names);
-/// A size such as 1500M or 2G (see pipeline::parse_memory_size); empty = automatic.
-ValueRule memory_size(pipeline::SizeOf what);
+/// A size such as 1500M or 2G (see engine::parse_memory_size); empty = automatic.
+ValueRule memory_size(engine::SizeOf what);
 /// "true" or "false", as CLI11 gives a switch's value.
 ValueRule switch_value();
 

@@ -28,7 +28,7 @@ std::string cat(const Parts&... parts) {
 
 /// What an allocation failure (std::bad_alloc) reports where it is caught
 /// (mpi/guard, main): "out of memory", or what `explain` returns once set by
-/// the layer that knows the memory budget (pipeline/memory_budget).
+/// the layer that knows the memory budget (engine/memory_budget).
 std::string out_of_memory_message();
 void set_out_of_memory_message(std::function<std::string()> explain);
 

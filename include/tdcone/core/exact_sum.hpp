@@ -2,13 +2,10 @@
 // Order-free sums (SPEC §9): terms are added as 128-bit fixed-point integers,
 // so a sum has the same bits whatever the order of its terms, the rank count
 // or the chunk size, and the total is rounded to double once.
-#include <mpi.h>
-
 #include <cmath>
 #include <cstdint>
-#include <vector>
 
-namespace tdcone::entropy {
+namespace tdcone {
 
 class ExactSum {
  public:
@@ -40,7 +37,4 @@ class ExactSum {
   __int128 value_ = 0;
 };
 
-/// Element-wise exact sums over all ranks. Collective.
-std::vector<double> sum_all(MPI_Comm comm, const std::vector<ExactSum>& sums);
-
-}  // namespace tdcone::entropy
+}  // namespace tdcone

@@ -7,7 +7,7 @@
 #include <limits>
 #include <vector>
 
-#include "tdcone/mpi/partitioned_matrix.hpp"
+#include "tdcone/matrix/partitioned_matrix.hpp"
 #include "tdcone/core/progress_callback.hpp"
 #include "tdcone/text/lexical_diversity.hpp"
 
@@ -48,9 +48,9 @@ struct SubsetScore {
 /// reference given each subset, with Q smoothed by `lambda`. The vocabulary's
 /// marks must carry the corpus groups' output words and the reference's
 /// output words. `progress` counts this rank's rows. Collective.
-std::vector<SubsetScore> score_subsets(MPI_Comm comm, const mpi::PartitionedMatrix& matrix, const PairGroups& groups,
+std::vector<SubsetScore> score_subsets(MPI_Comm comm, const matrix::PartitionedMatrix& matrix, const PairGroups& groups,
                                        const mpi::GlobalVocabulary& vocabulary,
-                                       const mpi::PartitionedMatrix* reference, double lambda,
+                                       const matrix::PartitionedMatrix* reference, double lambda,
                                        const ProgressCallback& progress = {});
 
 }  // namespace tdcone::entropy

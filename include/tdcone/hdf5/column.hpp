@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 /// One column of a table, in the type it is stored as.
 struct Column {
@@ -20,4 +20,4 @@ struct Column {
   long double number(std::size_t i) const;
 };
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

@@ -13,7 +13,7 @@
 
 #include "tdcone/core/string_column.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 enum class Compression { deflate, zstd, none };  // deflate = shuffle (integer columns) + deflate level 1
 
@@ -69,4 +69,4 @@ class OutputFile {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

@@ -8,7 +8,7 @@
 
 #include "tdcone/hdf5/column.hpp"
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 /// Read access to a finished file (one process, no MPI needed).
 class Reader {
@@ -54,4 +54,4 @@ class Reader {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

@@ -3,7 +3,7 @@
 // chunk is one zstd frame with its content size, as other readers expect.
 #include <hdf5.h>
 
-namespace tdcone::h5 {
+namespace tdcone::hdf5 {
 
 inline constexpr H5Z_filter_t kZstdFilterId = 32015;
 
@@ -13,4 +13,4 @@ const H5Z_class2_t* zstd_filter_class();
 /// Registers the filter with the HDF5 library of this process (idempotent).
 void register_zstd_filter();
 
-}  // namespace tdcone::h5
+}  // namespace tdcone::hdf5

@@ -7,6 +7,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "tdcone/core/exact_sum.hpp"
+
 namespace tdcone::mpi {
 
 /// What a rank received: the records of every source rank, in rank order
@@ -140,6 +142,9 @@ Received<T> all_to_all(MPI_Comm comm, const std::vector<std::vector<T>>& outbox)
 /// Element-wise sums over all ranks (double or std::uint64_t). Collective.
 template <class T>
 std::vector<T> sum_all(MPI_Comm comm, const std::vector<T>& values);
+
+/// Element-wise exact sums over all ranks, each rounded to double once. Collective.
+std::vector<double> sum_all(MPI_Comm comm, const std::vector<ExactSum>& sums);
 
 template <class T>
 T sum_all(MPI_Comm comm, T value) {

@@ -1,0 +1,367 @@
+#pragma once
+// The global alignment matrix M, partitioned by row across ranks (SPEC §9):
+// each rank keeps only the rows of the input words it owns. Pairs fall into
+// groups (shards, score bands, samples); cells keep their group so that the
+// matrix of any union of groups can be formed at the owner.
+//
+// Storage follows the data: rows are spread over buckets, each a block of
+// exactly its size: where each of its rows ends, then its cells sorted by
+// row and key, 8 bytes each (the key without its row on top, the weight in
+// the bits it leaves), then the few weights that need more bits (and where
+// their cells are). A round's new cells of a row are summed in a hash table
+// that stays in L1 and taken out in key order (with one group, the table's
+// own order: MatrixLayout's column codes); a bucket's are then merged with
+// its block into a new one, row by row: no slack, about 8 bytes a non-zero.
+#include <algorithm>
+#include <array>
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <vector>
+
+#include "tdcone/core/page_pool.hpp"
+#include "tdcone/mpi/global_vocabulary.hpp"
+
+namespace tdcone::matrix {
+
+/// Cell weights in unsigned fixed point, so sums are exact and order-free.
+/// A pair adds at most one unit to a row (so to a cell), so the corpus size
+/// sets the integer bits; one bit is kept for the rounding of shares and the
+/// other bits of 63 are the fraction (40 bits for 2.8M pairs: 9e-13).
+class WeightScale {
+ public:
+  explicit WeightScale(std::uint64_t pairs);
+
+  /// A positive weight never rounds to zero.
+  std::uint64_t fixed(double weight) const;
+  double real(std::uint64_t fixed) const { return static_cast<double>(fixed) * unit_; }  // exact scaling
+  int fraction_bits() const { return fraction_bits_; }
+
+ private:
+  int fraction_bits_;
+  double unit_;  // 2^-fraction_bits
+};
+
+/// Which rows this rank owns, how they map to buckets, and how a cell's
+/// (row in bucket, column, group) packs into a 32-bit key.
+///
+/// The column is stored as its code, a bijective hash of its id (times an
+/// odd multiplier, modulo 2^column_bits): the row table can then take a
+/// cell's slot from the top bits of its key, and its slots are in key order
+/// (PartitionedMatrix). Keys order columns by code, a column's groups side by side.
+struct MatrixLayout {
+  std::uint32_t first_row = 0;  // global id of local row 0 (rank 0 owns NULL = 0)
+  std::uint32_t rows = 0;       // rows owned
+  std::uint32_t buckets = 1;    // local row r is in bucket r % buckets, at position r / buckets
+  unsigned row_bits = 0, column_bits = 0, group_bits = 0;
+  std::uint32_t code_multiplier = 1, code_inverse = 1;  // odd, and its inverse modulo 2^32
+
+  /// Throws UsageError when the key cannot hold the vocabulary and `groups`.
+  static MatrixLayout make(const mpi::GlobalVocabulary& vocabulary, int rank, std::size_t groups);
+  /// The same rows and buckets with another group count (the reference matrix).
+  MatrixLayout with_groups(std::size_t groups) const;
+
+  std::uint32_t column_mask() const { return (std::uint32_t{1} << column_bits) - 1; }
+  /// A column's code in the top column_bits of a 32-bit word is the column
+  /// times this (what the row table holds): the code needs no mask.
+  std::uint32_t lifted_code_multiplier() const { return code_multiplier << (32 - column_bits); }
+  /// The code a column id is stored as (NULL, 0, stays 0).
+  std::uint32_t column_code(std::uint32_t column) const { return (column * lifted_code_multiplier()) >> (32 - column_bits); }
+  /// The column's code in `key`: what keys are ordered by.
+  std::uint32_t stored_column(std::uint32_t key) const { return (key >> group_bits) & column_mask(); }
+  /// The column's id (global word id of the output word) in `key`.
+  std::uint32_t column(std::uint32_t key) const { return (stored_column(key) * code_inverse) & column_mask(); }
+  std::uint32_t group(std::uint32_t key) const { return key & ((std::uint32_t{1} << group_bits) - 1); }
+};
+
+struct [[gnu::packed]] MatrixCell {
+  std::uint32_t key;     // row in bucket, column, group (MatrixLayout)
+  std::uint64_t weight;  // fixed point (WeightScale)
+};
+
+/// A cell as a bucket stores it, in 64 bits: its key without the row bits
+/// (the column code, then the group) on top, its weight in the bits below.
+/// A weight of the matrix's wide_weight() or more is stored as that and is
+/// the bucket's next wide weight: at most kWide, less where the key leaves
+/// fewer than 48 bits (column and group bits over 16).
+struct StoredCell {
+  static constexpr std::uint64_t kWide = (std::uint64_t{1} << 48) - 1;
+  std::uint64_t bits;
+};
+
+/// How a stored cell packs a cell's key (without its row) and its weight,
+/// for keys of `key_bits` column and group bits.
+struct CellPacking {
+  unsigned weight_bits;      // 64 - key_bits
+  std::uint32_t key_mask;    // a MatrixCell key's bits that are stored: its column code and group
+  std::uint64_t wide_weight;  // the least weight kept apart (StoredCell)
+
+  static CellPacking for_key_bits(unsigned key_bits) {
+    const unsigned weight_bits = 64 - key_bits;
+    return {weight_bits, static_cast<std::uint32_t>((std::uint64_t{1} << key_bits) - 1),
+            std::min(StoredCell::kWide, (std::uint64_t{1} << weight_bits) - 1)};
+  }
+  std::uint64_t weight_mask() const { return (std::uint64_t{1} << weight_bits) - 1; }
+  /// A key's stored bits in their place: what a stored cell of the key is at least.
+  std::uint64_t on_top(std::uint32_t key) const { return std::uint64_t{key & key_mask} << weight_bits; }
+  std::uint64_t key_on_top(StoredCell cell) const { return cell.bits & ~weight_mask(); }
+  /// The stored key (without its row).
+  std::uint32_t key(StoredCell cell) const { return static_cast<std::uint32_t>(cell.bits >> weight_bits); }
+  /// The weight, or wide_weight for a wide one.
+  std::uint64_t weight(StoredCell cell) const { return cell.bits & weight_mask(); }
+};
+
+/// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
+/// words: the wire format of the score engine. A message carries y\x once,
+/// not every cell: a Twitter-shaped pair has ~166 cells but ~20 rows.
+///   group, |y\x|, n_same, n_rows, flags,
+///   y\x ids, the ids of the rows of rule 1 (same), of rule 2 (x\y),
+///   with flag `weighted`: n_rows × |y\x| fixed-point weights, low word first.
+namespace pair_rows {
+inline constexpr std::size_t kHeaderWords = 5;
+enum Flag : std::uint32_t {
+  null_row = 1,  // rule 3: the NULL row gets 1/|y\x| on each of y\x
+  weighted = 2,  // rule 2 by the given weights (static); else 1/(|y\x|+1) to y\x and NULL
+};
+
+/// Words of the message whose header is at `header`.
+inline std::size_t length(const std::uint32_t* header) {
+  const std::size_t n_yo = header[1], n_same = header[2], n_rows = header[3];
+  return kHeaderWords + n_yo + n_same + n_rows + (header[4] & weighted ? 2 * n_rows * n_yo : 0);
+}
+/// Rows (jobs) of the message whose header is at `header`: its same and x\y rows, and NULL's.
+inline std::size_t row_count(const std::uint32_t* header) {
+  return std::size_t{header[2]} + header[3] + (header[4] & null_row ? 1 : 0);
+}
+}  // namespace pair_rows
+
+/// One row of a message: rows [0, n_same) of rule 1, then the n_rows of
+/// rule 2, then (index n_same + n_rows) the NULL row.
+struct RowJob {
+  std::uint32_t row;      // global id (NULL = 0)
+  std::uint32_t message;  // offset of the message header in the words
+  std::uint32_t index;
+};
+
+class PartitionedMatrix {
+  // A bucket's wide weights and the places of their cells, both unaligned
+  // (declared before RowCursor, which reads them).
+  struct WideList {
+    const unsigned char* weights;
+    const unsigned char* places;
+    std::uint64_t weight(std::size_t k) const { return load<std::uint64_t>(weights + k * sizeof(std::uint64_t)); }
+    std::size_t place(std::size_t k) const { return load<std::uint32_t>(places + k * sizeof(std::uint32_t)); }
+    template <class T>
+    static T load(const unsigned char* at) {
+      T value;
+      std::memcpy(&value, at, sizeof value);
+      return value;
+    }
+  };
+
+ public:
+  PartitionedMatrix(MatrixLayout layout, WeightScale scale);
+
+  /// Adds the cells of every row of the messages in `words` (whole
+  /// messages, all rows owned by this rank), bucket by bucket.
+  void add(std::span<const std::uint32_t> words);
+  /// Adds the cells of `jobs` only, rows of the messages in `words` owned by
+  /// this rank, bucket by bucket.
+  void add(std::span<const std::uint32_t> words, std::span<const RowJob> jobs);
+  /// Ends accumulation (frees the round buffers).
+  void finish();
+  /// The buckets' blocks come from `pool` (which must outlive the matrix),
+  /// not the heap; nullptr: from the heap.
+  void take_blocks_from(PagePool* pool) { pool_ = pool; }
+  PagePool* pool() const { return pool_; }
+
+  const MatrixLayout& layout() const { return layout_; }
+  const WeightScale& scale() const { return scale_; }
+  /// Bytes held by the cells (as the heap counts them) and the round buffers.
+  std::uint64_t bytes() const;
+  std::uint64_t nnz() const { return nnz_; }
+  /// Cells added so far, before equal keys were summed.
+  std::uint64_t cell_updates() const { return cell_updates_; }
+  /// The least weight a cell keeps apart from its key (StoredCell).
+  std::uint64_t wide_weight() const { return packing_.wide_weight; }
+  /// Whether a row's cells are found in its table by AVX2 compares (the
+  /// default where the CPU has them) or one slot at a time. For the tests of
+  /// both; returns the setting it replaces.
+  static bool find_cells_by_avx2(bool on);
+
+  /// Walks the rows, in an order shared by every matrix of
+  /// the same layout rows and buckets: `position()` grows along the walk.
+  class RowCursor {
+   public:
+    explicit RowCursor(const PartitionedMatrix& matrix) : m_(matrix) {}
+    bool next();
+    std::uint64_t position() const { return position_; }
+    /// Global id of the row's input word.
+    std::uint32_t row_id() const { return row_id_; }
+    /// Number of cells of the row.
+    std::size_t size() const { return count_; }
+    /// Cells of the row, sorted by key (column code, then group), until the next next().
+    std::span<const MatrixCell> cells() const;
+    /// visit(key, weight) of each cell of the row in key order, read where
+    /// they are stored: no copy (cells() makes one).
+    template <class Visit>
+    void for_each_cell(Visit&& visit) const {
+      std::size_t wide = first_wide_;
+      const CellPacking packing = m_.packing_;
+      for (std::size_t k = 0; k < count_; ++k) {
+        std::uint64_t weight = packing.weight(row_[k]);
+        if (weight == packing.wide_weight) [[unlikely]]
+          weight = bucket_wide_.weight(wide++);
+        visit(key_base_ | packing.key(row_[k]), weight);
+      }
+    }
+
+   private:
+    const PartitionedMatrix& m_;
+    std::size_t bucket_ = 0, next_row_ = 0;  // the next row to look at in the bucket
+    WideList bucket_wide_{};      // the bucket's wide weights
+    std::size_t first_wide_ = 0;  // the row's first, if it has any
+    std::size_t next_wide_ = 0;   // the first of a later row
+    std::uint64_t position_ = 0;
+    std::uint32_t row_id_ = 0;
+    std::uint32_t key_base_ = 0;       // the row's bits of its cells' keys
+    const StoredCell* row_ = nullptr;  // the row's cells in its bucket, count_ of them
+    std::size_t count_ = 0;
+    mutable std::vector<MatrixCell> cells_;  // the row's, from cells(), are the first count_
+    mutable bool copied_ = false;            // cells_ holds the row
+  };
+
+ private:
+  struct FreeBlock {
+    // Constructors, not member initializers: those would leave the type not
+    // yet default-constructible where unique_ptr asks, inside this class.
+    FreeBlock() noexcept : pool(nullptr), bytes(0) {}
+    FreeBlock(PagePool* from, std::size_t size) noexcept : pool(from), bytes(size) {}
+    PagePool* pool;     // the block's, if it came from one
+    std::size_t bytes;  // its size, for the pool
+    void operator()(std::uint32_t* block) const { pool != nullptr ? pool->free(block, bytes) : std::free(block); }
+  };
+  using Block = std::unique_ptr<std::uint32_t, FreeBlock>;
+  /// A block of `bytes`, from the pool if the matrix has one.
+  Block new_block(std::size_t bytes);
+  /// `block` cut (or grown) to `bytes`, its first `kept` bytes kept.
+  void resize_block(Block& block, std::size_t bytes, std::size_t kept);
+  // A bucket in a block of exactly its size (from the heap or the pool):
+  // where each of its rows ends (the cells before it, 4 bytes a row: header_words_), then its
+  // `size` cells, sorted by row and key, then its `wide` weights in the
+  // order of their cells (8 bytes each), then the places of those cells in
+  // the bucket (4 bytes each): a merge copies the cells between two wide
+  // ones without looking at them. An empty bucket has no block.
+  static constexpr std::size_t kWideBytes = sizeof(std::uint64_t) + sizeof(std::uint32_t);
+  struct Bucket {
+    Block block;
+    std::size_t size = 0, wide = 0;
+  };
+  const std::uint32_t* row_ends(const Bucket& bucket) const { return bucket.block.get(); }
+  const StoredCell* cells_of(const Bucket& bucket) const {
+    return reinterpret_cast<const StoredCell*>(bucket.block.get() + header_words_);
+  }
+  /// Where the wide weights are: after the cells (read it before the block changes).
+  WideList wide_list(const Bucket& bucket) const {
+    const auto* weights = reinterpret_cast<const unsigned char*>(cells_of(bucket) + bucket.size);
+    return {weights, weights + bucket.wide * sizeof(std::uint64_t)};
+  }
+
+  // A job placed by its row: the row is where it lies in jobs_.
+  struct PlacedJob {
+    std::uint32_t message;  // offset of the message header in the words
+    std::uint32_t index;    // as RowJob::index
+  };
+
+  /// A row's place in the walk: its bucket, then its row in the bucket. A
+  /// copy of the layout's fields: in the counting loops, a store to
+  /// row_start_ could be to a field of layout_ (both 32-bit), which were then
+  /// loaded again for every job.
+  struct Places {
+    std::uint32_t first_row, bucket_mask;
+    unsigned row_bits, bucket_bits;
+    std::uint32_t operator()(std::uint32_t row) const {
+      const std::uint32_t local = row - first_row;
+      return ((local & bucket_mask) << row_bits) | (local >> bucket_bits);
+    }
+  };
+  Places places() const {
+    return {layout_.first_row, layout_.buckets - 1, layout_.row_bits,
+            static_cast<unsigned>(std::countr_zero(layout_.buckets))};
+  }
+  /// Counting sort of jobs by place, in two passes that call
+  /// `for_each_job(visit)` with visit(row, message, index): into jobs_, with
+  /// place p's jobs at [row_start_[p], row_start_[p + 1]).
+  template <class ForEachJob>
+  void place_jobs(ForEachJob for_each_job);
+  /// Adds the cells of the placed jobs.
+  void add_placed(std::span<const std::uint32_t> words);
+  /// The row table's: 1 (ordered) with one group, else a spreading hash.
+  std::uint32_t slot_multiplier() const;
+  /// add_placed with the table's slot_multiplier().
+  template <std::uint32_t kSlotMultiplier>
+  void add_placed_by(std::span<const std::uint32_t> words);
+  /// Puts `slots` (a power of two) of the table in use, and the overflow
+  /// after them; it is empty between rows.
+  void use_table(std::size_t slots);
+  /// Writes the row's new cells to `out`, their keys with the row's bits
+  /// `row_base`, and empties their slots: in the order of their slots, or
+  /// `kInKeyOrder` (the table's order with one group, where a probe may put a
+  /// cell after a larger key) in key order. Returns how many.
+  template <bool kInKeyOrder>
+  std::size_t take_row(MatrixCell* out, std::uint32_t row_base);
+  /// take_row() in key order, for any slot multiplier.
+  std::size_t take_sorted_row(MatrixCell* out, std::uint32_t row_base);
+  /// Doubles the table's slots until `wanted` cells fill at most half, and
+  /// puts back the row's new cells.
+  void grow_table(std::size_t wanted);
+  /// 1/n in fixed point (a row's share of each of n words).
+  std::uint64_t share_of(std::uint32_t n) const { return n < share_of_.size() ? share_of_[n] : scale_.fixed(1.0 / n); }
+  /// Merges sorted, combined `fresh` cells into the sorted cells of
+  /// `bucket`; those of its row r end at fresh_row_end_[r].
+  void merge_into(Bucket& bucket, std::span<const MatrixCell> fresh);
+  /// merge_into()'s pass: the row ends and cells into the new block, the
+  /// wide weights (in the order of their cells) into wide_ and their places
+  /// into wide_at_. Returns the cells written.
+  std::size_t merge_cells(const Bucket& bucket, std::span<const MatrixCell> fresh, std::uint32_t* block);
+
+  MatrixLayout layout_;
+  WeightScale scale_;
+  std::vector<Bucket> buckets_;
+  std::array<std::uint64_t, 256> share_of_{};  // share_of(n) of the short sentences, worked out once
+  std::uint64_t nnz_ = 0, cell_updates_ = 0;
+  // What the buckets' blocks take (from the heap or the pool), and the
+  // largest block a merge made while the one it replaces was still held.
+  std::uint64_t block_bytes_ = 0, merge_peak_ = 0;
+  PagePool* pool_ = nullptr;
+  // Round scratch, kept from round to round: the jobs of one add() by row;
+  // a bucket's new cells (fresh_), a row's summed first in a linear-probing
+  // table of keys and weights (weight 0: empty), then sorted. The table
+  // holds a key without its row, shifted up by row_lift_ (the column code on
+  // top, then the group); its first slot is the top bits of that times
+  // slot_multiplier(). Probes run on into the overflow instead of wrapping.
+  // With one group the multiplier is 1: every cell lies at or after its
+  // first slot and before any larger key's unless they collided, so the full
+  // slots in order (a bit each) give the row nearly in key order. With more,
+  // a column's groups would all start at one slot, and a long run of them
+  // would be probed at every update: the multiplier spreads them, and the
+  // row is sorted.
+  std::vector<PlacedJob> jobs_;
+  std::vector<MatrixCell> fresh_, scratch_;
+  std::vector<std::uint64_t> wide_;     // a merge's wide weights
+  std::vector<std::uint32_t> wide_at_;  // and the places of their cells
+  std::vector<std::uint32_t> table_keys_;
+  std::vector<std::uint64_t> table_weights_;
+  std::size_t table_slots_ = 0;  // in use, the overflow not counted
+  unsigned row_lift_;  // a key shifted left by it loses its row: 32 - column and group bits
+  CellPacking packing_;  // of the stored cells
+  std::size_t header_words_;  // a bucket block's row ends: a row each, at least 2 (the cells stay 8-byte aligned)
+  std::vector<std::uint32_t> row_start_, count_;
+  std::array<std::uint32_t, 64> fresh_row_end_{};  // a bucket's new cells by row (at most 64: kMaxRowBits)
+};
+
+}  // namespace tdcone::matrix

@@ -1,0 +1,104 @@
+#include "tdcone/jobs/score_job.hpp"
+
+#include "tdcone/core/error.hpp"
+#include "tdcone/mpi/guard.hpp"
+#include "tdcone/core/progress.hpp"
+#include "tdcone/results/diversity_columns.hpp"
+#include "tdcone/results/writer.hpp"
+
+namespace tdcone::jobs {
+
+namespace {
+
+// --shard-by file: the files of each shard (file i is in shard i mod K; for
+// --src-file/--tgt-file the src files), named by `name`, ", " between them.
+std::vector<std::string> shard_files(const std::vector<io::InputFile>& files, std::size_t shards,
+                                     std::string (*name)(const io::InputFile&)) {
+  std::vector<std::string> names(shards);
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::string& shard = names[i % shards];
+    shard += (shard.empty() ? "" : ", ") + name(files[i]);
+  }
+  return names;
+}
+
+}  // namespace
+
+ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& config, const std::string& config_toml) {
+  if (config.by_label != config.labels.given())
+    mpi::fail_everywhere(config.by_label ? "--by-label needs --label-cols (TSV) or --label-fields (JSONL)"
+                                         : "labels are read for --by-label: add it (or use tdcone balance)", 2);
+  if (const std::string problem = results::length_buckets_problem(config.length_buckets); !problem.empty())
+    mpi::fail_everywhere("--length-buckets: " + problem, 2);
+  CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output, &config.labels);
+  // The counts are global, so every rank stops here together: a shard per line
+  // at most, or a typo's billions of shards would take their memory first.
+  if (config.shards > job.counts.scored)
+    mpi::fail_everywhere(cat("--shards: ", config.shards, " is more than the ", job.counts.scored,
+                             " usable lines of the corpus (at most one shard a line)"), 2);
+  ScoreRun run;
+  run.counts = job.counts;
+  if (job.duplicates) run.duplicates = job.duplicates->counts();
+  run.with_reference = job.reference.has_value();
+  run.by_label = job.labels.has_value();
+  const bool by_file = config.shard_by == entropy::ShardBy::file;
+  std::size_t& shards = run.shards = config.shards;
+  if (by_file && shards == 0) shards = job.files.size();
+  std::vector<std::uint32_t> shard_of_pair;
+  entropy::PairGroups groups;
+  mpi::collective_step(comm, [&] {
+    if (shards == 0) {
+      groups = entropy::corpus_groups(job.share);
+      return;
+    }
+    shard_of_pair = entropy::assign_shards(job.share, shards, config.shard_by, config.seed);
+    groups = entropy::shard_groups(job.share, shard_of_pair, shards);
+  });
+  // Label subsets follow the shards': subset 1 + shards + j is /labels row j.
+  if (job.labels) {
+    run.labels = results::label_subsets(job.share, *job.labels);
+    groups = shards == 0 ? run.labels.groups : entropy::combine_groups(comm, groups, run.labels.groups);
+  }
+  run.first_label = 1 + shards;
+  // Length buckets follow the labels': subset first_length + k is /lengths row k.
+  run.first_length = groups.subset_count;
+  if (!config.length_buckets.empty()) {
+    entropy::PairGroups buckets;
+    mpi::collective_step(comm, [&] { buckets = entropy::length_groups(job.share, config.length_buckets); });
+    groups = entropy::combine_groups(comm, groups, buckets);
+  }
+  run.scores = score_corpus_job(comm, job, config.engine, config.reference, groups);
+
+  const Stopwatch write_clock;
+  mpi::collective_step(comm, [&] {
+    hdf5::OutputFile file(config.output.output, config.output.force, comm, config.output.compression);
+    results::write_run_attributes(comm, file, "score", config_toml, job.recorded_files(), job.share, job.counts);
+    write_corpus_group(file, run.scores, run.with_reference);
+    results::write_pairs(comm, file, job.share, config.corpus.read_options().fields, run.scores.pair_tdcone, run.scores.pair_rank);
+    if (job.duplicates) job.duplicates->write(file, job.share);
+    if (shards > 0) {
+      file.write_column(schema::pairs::shard.path(), std::span<const std::uint32_t>(shard_of_pair),
+                        job.share.first_pair_id, job.share.total_lines);
+      std::vector<std::uint64_t> shard_ids(shards), pairs(shards);
+      for (std::size_t k = 0; k < shards; ++k) {
+        shard_ids[k] = k;
+        pairs[k] = run.scores.subsets[1 + k].n_pairs;
+      }
+      results::SubsetTable table(comm, file, schema::shards::group);
+      table.column(schema::shards::shard, shard_ids);
+      if (by_file) table.column(schema::shards::file, shard_files(job.files, shards, results::recorded_path));
+      table.column(schema::shards::n_pairs, pairs);
+      table.scores(schema::shards::scores, run.scores.subsets, 1, shards, run.with_reference);
+    }
+    if (job.labels) results::write_label_table(comm, file, run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
+    if (!config.length_buckets.empty())
+      results::write_length_table(comm, file, config.length_buckets, run.scores.subsets, run.first_length, run.with_reference);
+    file.commit();
+  });
+  add_write_phase(run.scores, write_clock.seconds());
+  if (by_file && shards > 0)
+    run.shard_files = shard_files(job.files, shards, [](const io::InputFile& f) { return f.path; });
+  return run;
+}
+
+}  // namespace tdcone::jobs

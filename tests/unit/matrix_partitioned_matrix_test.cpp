@@ -1,0 +1,447 @@
+// The row-partitioned matrix of the score engine (SPEC §9): cells summed
+// exactly whatever the rounds, keys that hold the vocabulary.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <numeric>
+#include <random>
+
+#include "tdcone/core/error.hpp"
+#include "tdcone/matrix/partitioned_matrix.hpp"
+
+namespace tdcone {
+namespace {
+
+using matrix::MatrixLayout;
+using matrix::PartitionedMatrix;
+using matrix::RowJob;
+
+// One rank owning NULL and words 1..n.
+mpi::GlobalVocabulary words(std::uint32_t n) {
+  mpi::GlobalVocabulary v;
+  v.first_id = {1, n + 1};
+  return v;
+}
+
+// Messages of uniform rule-2 rows: row x spreads over `yo` (and NULL).
+struct Messages {
+  std::vector<std::uint32_t> words;
+  std::vector<RowJob> jobs;
+
+  void spread(std::uint32_t group, std::uint32_t row, const std::vector<std::uint32_t>& yo) {
+    const auto at = static_cast<std::uint32_t>(words.size());
+    words.insert(words.end(), {group, static_cast<std::uint32_t>(yo.size()), 0, 1, 0});
+    words.insert(words.end(), yo.begin(), yo.end());
+    words.push_back(row);
+    jobs.push_back({row, at, 0});
+  }
+};
+
+using Cells = std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t>;
+
+// Random uniform rule-2 rows into `all`, and the cells they sum to into
+// `expected`: `pick(rng)` gives a pair's (row, group, y\x words).
+template <class Pick>
+void random_spreads(int pairs, std::mt19937& rng, Pick pick, const matrix::WeightScale& scale, Messages& all, Cells& expected) {
+  for (int pair = 0; pair < pairs; ++pair) {
+    auto [row, group, yo] = pick(rng);
+    std::sort(yo.begin(), yo.end());
+    yo.erase(std::unique(yo.begin(), yo.end()), yo.end());
+    all.spread(group, row, yo);
+    const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
+    for (auto t : yo) expected[{row, t, group}] += share;
+    expected[{row, 0, group}] += share;
+  }
+}
+
+// (row, column, group) -> fixed-point weight, read back through the cursor.
+Cells cells_of(const PartitionedMatrix& m) {
+  Cells cells;
+  PartitionedMatrix::RowCursor rows(m);
+  std::uint64_t last_position = 0;
+  bool first = true;
+  while (rows.next()) {
+    EXPECT_TRUE(first || rows.position() > last_position);
+    first = false;
+    last_position = rows.position();
+    const auto row = rows.cells();
+    for (std::size_t i = 0; i < row.size(); ++i) {
+      if (i > 0) {
+        EXPECT_LT(row[i - 1].key, row[i].key) << "cells sorted and combined";
+      }
+      const auto key = std::make_tuple(rows.row_id(), m.layout().column(row[i].key), m.layout().group(row[i].key));
+      EXPECT_EQ(cells.count(key), 0u) << "a row appears once";
+      cells[key] = row[i].weight;
+    }
+  }
+  return cells;
+}
+
+// A pair of random_spreads(): one of 400 rows (frequent rows repeat), one of
+// three groups, up to 11 of 3000 words.
+std::tuple<std::uint32_t, std::uint32_t, std::vector<std::uint32_t>> frequent_rows_of_three_groups(std::mt19937& r) {
+  const std::uint32_t row = 1 + r() % 400, group = r() % 3;
+  std::vector<std::uint32_t> yo;
+  for (std::uint32_t k = r() % 12; k > 0; --k) yo.push_back(1 + r() % 3000);
+  return std::make_tuple(row, group, yo);
+}
+
+void expect_exact_sums_whatever_the_rounds() {
+  // 3000 words: several buckets of 64 rows; random rows over random columns.
+  const auto vocabulary = words(3000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 3);
+  const matrix::WeightScale scale(20000);
+  std::mt19937 rng(7);
+  Messages all;
+  Cells expected;
+  random_spreads(20000, rng, frequent_rows_of_three_groups, scale, all, expected);
+  PartitionedMatrix one_round(layout, scale);
+  one_round.add(all.words, all.jobs);
+  one_round.finish();
+  EXPECT_EQ(cells_of(one_round), expected);
+  EXPECT_EQ(one_round.nnz(), expected.size());
+  EXPECT_GE(one_round.bytes(), expected.size() * sizeof(matrix::StoredCell));
+
+  PartitionedMatrix many_rounds(layout, scale);  // the same jobs in 37 slices
+  for (std::size_t from = 0; from < all.jobs.size(); from += 541)
+    many_rounds.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(541, all.jobs.size() - from)));
+  many_rounds.finish();
+  EXPECT_EQ(cells_of(many_rounds), expected);
+}
+
+TEST(PartitionedMatrixTest, WeightsOf48BitsAndMoreSumExactlyAcrossRounds) {
+  // 10000 pairs: one unit is 2^48, the first weight a stored cell holds apart.
+  const auto layout = MatrixLayout::make(words(200), 0, 1);
+  const matrix::WeightScale scale(10000);
+  ASSERT_EQ(scale.fixed(1.0), std::uint64_t{1} << 48);
+  Cells expected;
+  PartitionedMatrix m(layout, scale);
+  // Each round: row 5 over {7} (halves: narrow, then wide once summed), row 6
+  // over {7, 9, 11} (quarters), and row 70 (another bucket) over 1..k.
+  for (std::uint32_t round = 1; round <= 6; ++round) {
+    Messages messages;
+    std::vector<std::uint32_t> many(round);
+    std::iota(many.begin(), many.end(), 1u);
+    for (const auto& [row, yo] : std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>>{
+             {5, {7}}, {6, {7, 9, 11}}, {70, many}}) {
+      messages.spread(0, row, yo);
+      const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
+      for (auto t : yo) expected[{row, t, 0}] += share;
+      expected[{row, 0, 0}] += share;
+    }
+    m.add(messages.words, messages.jobs);
+    EXPECT_EQ(cells_of(m), expected) << "after round " << round;
+  }
+  EXPECT_GE(expected.at({5, 7, 0}), matrix::StoredCell::kWide);
+  EXPECT_LT(expected.at({70, 6, 0}), matrix::StoredCell::kWide);
+}
+
+void expect_one_group_rows_in_key_order_whatever_their_size() {
+  // One group: a row's cells come out of its table in slot order, nearly
+  // sorted. Rows from one job to thousands of columns (tables that grow past
+  // L1, runs into the overflow), over several rounds.
+  const auto vocabulary = words(20000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
+  const matrix::WeightScale scale(30000);
+  std::mt19937 rng(5);
+  Messages all;
+  Cells expected;
+  random_spreads(30000, rng, [](std::mt19937& r) {
+    const std::uint32_t row = r() % 4 == 0 ? 1 + r() % 3 : 1 + r() % 2000;  // three rows of ~7000 cells
+    std::vector<std::uint32_t> yo;
+    for (std::uint32_t k = r() % 20; k > 0; --k) yo.push_back(1 + r() % 20000);
+    return std::make_tuple(row, std::uint32_t{0}, yo);
+  }, scale, all, expected);
+  PartitionedMatrix m(layout, scale);
+  for (std::size_t from = 0; from < all.jobs.size(); from += 7001)
+    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(7001, all.jobs.size() - from)));
+  m.finish();
+  EXPECT_EQ(cells_of(m), expected);
+  EXPECT_GT(std::count_if(expected.begin(), expected.end(), [](const auto& c) { return std::get<0>(c.first) == 1; }), 5000);
+}
+
+// One group: the columns of the largest codes have their home slots at the
+// table's end, so a row of 300 of them runs far into the overflow (past 64
+// slots, the step in which the table's full slots are found).
+void expect_long_runs_into_the_overflow() {
+  const auto vocabulary = words(20000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
+  const matrix::WeightScale scale(100);
+  std::vector<std::uint32_t> by_code(20000);
+  std::iota(by_code.begin(), by_code.end(), 1u);
+  std::ranges::sort(by_code, std::greater{}, [&](std::uint32_t column) { return layout.column_code(column); });
+  std::vector<std::uint32_t> top(by_code.begin(), by_code.begin() + 300);
+  std::ranges::sort(top);
+  Messages messages;
+  Cells expected;
+  for (const std::uint32_t row : {3u, 4u}) {  // the second row finds the table empty again
+    messages.spread(0, row, top);
+    const std::uint64_t share = scale.fixed(1.0 / 301);
+    for (auto t : top) expected[{row, t, 0}] += share;
+    expected[{row, 0, 0}] += share;
+  }
+  PartitionedMatrix m(layout, scale);
+  m.add(messages.words, messages.jobs);
+  m.finish();
+  EXPECT_EQ(cells_of(m), expected);
+}
+
+TEST(PartitionedMatrixTest, LongRunsIntoTheOverflowAreTakenWhole) { expect_long_runs_into_the_overflow(); }
+
+TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) { expect_exact_sums_whatever_the_rounds(); }
+
+TEST(PartitionedMatrixTest, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
+  expect_one_group_rows_in_key_order_whatever_their_size();
+}
+
+// The tests of the row tables again, their cells found one slot at a time
+// (as on a CPU without AVX2): the same cells.
+class PortableCellFinding : public ::testing::Test {
+ protected:
+  void SetUp() override { before_ = PartitionedMatrix::find_cells_by_avx2(false); }
+  void TearDown() override { PartitionedMatrix::find_cells_by_avx2(before_); }
+
+ private:
+  bool before_ = false;
+};
+
+TEST_F(PortableCellFinding, CellsAreExactSumsWhateverTheRounds) { expect_exact_sums_whatever_the_rounds(); }
+
+TEST_F(PortableCellFinding, LongRunsIntoTheOverflowAreTakenWhole) { expect_long_runs_into_the_overflow(); }
+
+TEST_F(PortableCellFinding, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
+  expect_one_group_rows_in_key_order_whatever_their_size();
+}
+
+TEST(PartitionedMatrixTest, ColumnCodesAreABijectionThatKeysUndo) {
+  for (std::uint32_t n : {1u, 2u, 100u, 4096u, 70000u}) {
+    const auto layout = MatrixLayout::make(words(n), 0, 3);
+    std::vector<bool> seen(std::size_t{1} << layout.column_bits, false);
+    for (std::uint32_t column = 0; column < seen.size(); ++column) {
+      const std::uint32_t code = layout.column_code(column);
+      ASSERT_FALSE(seen[code]) << "column " << column << " of " << n << " words";
+      seen[code] = true;
+      const std::uint32_t key = (code << layout.group_bits) | 2u;
+      EXPECT_EQ(layout.column(key), column);
+      EXPECT_EQ(layout.group(key), 2u);
+    }
+    EXPECT_EQ(layout.column_code(0), 0u) << "NULL";
+  }
+}
+
+TEST(PartitionedMatrixTest, WideWeightsAmongManyNarrowOnesKeepTheirPlacesAcrossRounds) {
+  // A bucket stores where its wide weights' cells are, and a merge copies
+  // the held cells between them in runs: frequent (row, NULL) cells turn wide
+  // amid long runs of narrow ones, round after round.
+  const auto vocabulary = words(3000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 2);
+  const matrix::WeightScale scale(10000);  // one unit is 2^48: a cell summing a few shares is wide
+  std::mt19937 rng(11);
+  Messages all;
+  Cells expected;
+  random_spreads(12000, rng, [](std::mt19937& r) {
+    const std::uint32_t row = 1 + r() % 300, group = r() % 2;
+    std::vector<std::uint32_t> yo;
+    for (std::uint32_t k = 1 + r() % 10; k > 0; --k) yo.push_back(1 + (r() % 8 == 0 ? r() % 4 : r() % 3000));
+    return std::make_tuple(row, group, yo);
+  }, scale, all, expected);
+  const auto wide = std::count_if(expected.begin(), expected.end(), [](const auto& c) { return c.second >= matrix::StoredCell::kWide; });
+  ASSERT_GT(wide, 300);
+  ASSERT_GT(expected.size(), 20 * static_cast<std::size_t>(wide));
+  PartitionedMatrix m(layout, scale);
+  for (std::size_t from = 0; from < all.jobs.size(); from += 997) {
+    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(997, all.jobs.size() - from)));
+  }
+  m.finish();
+  EXPECT_EQ(cells_of(m), expected);
+}
+
+TEST(PartitionedMatrixTest, KeysOfMoreThan16BitsLeaveNarrowerWeightsThatStayExact) {
+  // A stored cell is 64 bits, its key without the row on top: 18 column
+  // and 2 group bits leave 44 for the weight, so with units of 2^41 (2^20
+  // pairs) a cell of 8 units or more is wide, well under kWide.
+  const auto vocabulary = words(200000);
+  const auto layout = MatrixLayout::make(vocabulary, 0, 3);
+  const matrix::WeightScale scale(std::uint64_t{1} << 20);
+  PartitionedMatrix m(layout, scale);
+  ASSERT_EQ(layout.column_bits + layout.group_bits, 20u);
+  ASSERT_EQ(m.wide_weight(), (std::uint64_t{1} << 44) - 1);
+  ASSERT_EQ(layout.buckets, 4096u);
+  std::mt19937 rng(13);
+  Messages all;
+  Cells expected;
+  random_spreads(40000, rng, [](std::mt19937& r) {
+    // 80 rows of two buckets (4096 of them), frequent (row, NULL) cells.
+    const std::uint32_t row = 1 + r() % 2 + 4096 * (r() % 40), group = r() % 3;
+    std::vector<std::uint32_t> yo;
+    for (std::uint32_t k = 1 + r() % 6; k > 0; --k) yo.push_back(1 + (r() % 4 == 0 ? r() % 5 : r() % 199999));
+    return std::make_tuple(row, group, yo);
+  }, scale, all, expected);
+  const auto wide = std::count_if(expected.begin(), expected.end(), [&m](const auto& c) { return c.second >= m.wide_weight(); });
+  ASSERT_GT(wide, 200);
+  ASSERT_GT(expected.size(), 10 * static_cast<std::size_t>(wide));
+  for (std::size_t from = 0; from < all.jobs.size(); from += 1999)
+    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(1999, all.jobs.size() - from)));
+  m.finish();
+  EXPECT_EQ(cells_of(m), expected);
+}
+
+// Messages of every kind (rule 1, rule 2 uniform and weighted, the NULL
+// row), with their jobs listed one by one.
+struct MixedMessages {
+  std::vector<std::uint32_t> words;
+  std::vector<RowJob> jobs;
+
+  void add(std::uint32_t group, const std::vector<std::uint32_t>& yo, const std::vector<std::uint32_t>& same,
+           const std::vector<std::uint32_t>& rows, std::uint32_t flags, std::mt19937& rng) {
+    const auto at = static_cast<std::uint32_t>(words.size());
+    const std::size_t jobs_before = jobs.size();
+    words.insert(words.end(), {group, static_cast<std::uint32_t>(yo.size()), static_cast<std::uint32_t>(same.size()),
+                               static_cast<std::uint32_t>(rows.size()), flags});
+    words.insert(words.end(), yo.begin(), yo.end());
+    words.insert(words.end(), same.begin(), same.end());
+    words.insert(words.end(), rows.begin(), rows.end());
+    if (flags & matrix::pair_rows::weighted)
+      for (std::size_t k = 0; k < rows.size() * yo.size(); ++k) words.insert(words.end(), {static_cast<std::uint32_t>(1 + rng() % 5000), static_cast<std::uint32_t>(rng() % 3)});
+    std::uint32_t index = 0;
+    for (auto row : same) jobs.push_back({row, at, index++});
+    for (auto row : rows) jobs.push_back({row, at, index++});
+    if (flags & matrix::pair_rows::null_row) jobs.push_back({0, at, index});
+    EXPECT_EQ(words.size() - at, matrix::pair_rows::length(&words[at]));
+    EXPECT_EQ(jobs.size() - jobs_before, matrix::pair_rows::row_count(&words[at]));
+  }
+};
+
+TEST(PartitionedMatrixTest, RowsReadStraightFromTheMessagesAreTheListedJobs) {
+  const auto layout = MatrixLayout::make(words(3000), 0, 4);
+  const matrix::WeightScale scale(5000);
+  std::mt19937 rng(11);
+  auto some = [&](std::uint32_t most, std::uint32_t largest) {
+    std::vector<std::uint32_t> ids;
+    for (std::uint32_t k = rng() % (most + 1); k > 0; --k) ids.push_back(1 + rng() % largest);
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    return ids;
+  };
+  MixedMessages m;
+  for (int pair = 0; pair < 5000; ++pair) {
+    const auto yo = some(9, 3000);
+    std::uint32_t flags = (rng() % 2 ? matrix::pair_rows::weighted : 0u);
+    if (!yo.empty() && rng() % 3 == 0) flags |= matrix::pair_rows::null_row;
+    m.add(rng() % 4, yo, some(4, 3000), some(6, 500), flags, rng);
+  }
+  PartitionedMatrix listed(layout, scale), read(layout, scale), in_slices(layout, scale);
+  listed.add(m.words, m.jobs);
+  read.add(m.words);
+  for (std::size_t from = 0; from < m.words.size();) {  // whole messages, about 300 rows at a time
+    std::size_t to = from, rows = 0;
+    while (to < m.words.size() && rows < 300) rows += matrix::pair_rows::row_count(&m.words[to]), to += matrix::pair_rows::length(&m.words[to]);
+    in_slices.add(std::span(m.words).subspan(from, to - from));
+    from = to;
+  }
+  for (auto* matrix : {&listed, &read, &in_slices}) matrix->finish();
+  const auto cells = cells_of(listed);
+  EXPECT_GT(cells.size(), 10000u);
+  EXPECT_EQ(cells_of(read), cells);
+  EXPECT_EQ(cells_of(in_slices), cells);
+  EXPECT_EQ(read.cell_updates(), listed.cell_updates());
+  EXPECT_EQ(in_slices.cell_updates(), listed.cell_updates());
+  EXPECT_EQ(read.nnz(), cells.size());
+}
+
+TEST(PartitionedMatrixTest, LargeVocabularyKeysSortOverThreePasses) {
+  const auto vocabulary = words(3'000'000);  // 22 column bits + 6 row bits
+  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
+  EXPECT_EQ(layout.column_bits, 22u);
+  const matrix::WeightScale scale(10);
+  Messages m;
+  m.spread(0, 2'999'999, {5, 2'500'000, 2'999'998});
+  m.spread(0, 2'999'999, {5});
+  m.spread(0, 7, {2'999'999});
+  PartitionedMatrix matrix(layout, scale);
+  matrix.add(m.words, m.jobs);
+  matrix.finish();
+  const auto cells = cells_of(matrix);
+  EXPECT_EQ(cells.at({2'999'999, 5, 0}), scale.fixed(0.25) + scale.fixed(0.5));
+  EXPECT_EQ(cells.at({2'999'999, 2'500'000, 0}), scale.fixed(0.25));
+  EXPECT_EQ(cells.at({7, 2'999'999, 0}), scale.fixed(0.5));
+  EXPECT_EQ(cells.size(), 6u);  // row 2999999: 5, 2500000, 2999998, NULL; row 7: 2999999, NULL
+}
+
+TEST(PartitionedMatrixTest, KeyThatCannotHoldTheGroupsIsAClearError) {
+  try {
+    MatrixLayout::make(words(1'000'000), 0, 5000);  // 20 column bits + 13 group bits > 32
+    FAIL() << "expected a UsageError";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("shards"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(MatrixLayout::make(words(1'000'000), 0, 4096));
+}
+
+TEST(PartitionedMatrixTest, KeysOfAll32BitsLeaveOneRowABucketAndWeightsOf32Bits) {
+  // 20 column bits and 12 group bits: no row bits, a bucket a row, and a
+  // stored weight of 32 bits, below every weight of 10 pairs' units (2^58).
+  const auto layout = MatrixLayout::make(words(1'000'000), 0, 4096);
+  ASSERT_EQ(layout.column_bits + layout.group_bits, 32u);
+  ASSERT_EQ(layout.row_bits, 0u);
+  const matrix::WeightScale scale(10);
+  PartitionedMatrix matrix(layout, scale);
+  EXPECT_EQ(matrix.wide_weight(), (std::uint64_t{1} << 32) - 1);
+  Cells expected;
+  for (int round = 0; round < 3; ++round) {
+    Messages m;
+    for (const auto& [group, row, yo] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::vector<std::uint32_t>>>{
+             {4095, 999'999, {1, 999'998}}, {0, 999'999, {1}}, {4095, 3, {999'999}}}) {
+      m.spread(group, row, yo);
+      const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
+      for (auto t : yo) expected[{row, t, group}] += share;
+      expected[{row, 0, group}] += share;
+    }
+    matrix.add(m.words, m.jobs);
+    EXPECT_EQ(cells_of(matrix), expected) << "after round " << round;
+  }
+  matrix.finish();
+  EXPECT_EQ(cells_of(matrix), expected);
+}
+
+TEST(PartitionedMatrixTest, BlocksFromAPoolOfUsedMemoryHoldTheSameCells) {
+  // The memory given is not zeroed (a share's types): a merge that relied on
+  // fresh pages would read its bytes. Rounds of wide weights only (10 pairs'
+  // units) grow their blocks past the cells they replace; narrow ones (20000
+  // pairs') shrink them.
+  for (const std::uint64_t pairs : {std::uint64_t{10}, std::uint64_t{20000}}) {
+    const auto layout = MatrixLayout::make(words(3000), 0, 3);
+    const matrix::WeightScale scale(pairs);
+    std::mt19937 rng(5);
+    Messages all;
+    Cells expected;
+    random_spreads(20000, rng, frequent_rows_of_three_groups, scale, all, expected);
+    std::vector<unsigned char> used(1 << 20, 0xA5);
+    PagePool pool;
+    pool.donate(used.data(), used.data() + used.size() / 2);  // given in two parts, as a share's types go
+    PartitionedMatrix matrix(layout, scale);
+    matrix.take_blocks_from(&pool);
+    for (std::size_t from = 0; from < all.jobs.size(); from += 541) {
+      if (from == 541 * 18) pool.donate(used.data() + used.size() / 2, used.data() + used.size());
+      matrix.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(541, all.jobs.size() - from)));
+    }
+    matrix.finish();
+    EXPECT_EQ(cells_of(matrix), expected) << pairs << " pairs";
+    const auto written = static_cast<std::size_t>(std::count_if(used.begin(), used.end(), [](unsigned char b) { return b != 0xA5; }));
+    EXPECT_GT(written, std::min(used.size(), expected.size() * sizeof(matrix::StoredCell)) / 2) << "the blocks took the memory given";
+  }
+}
+
+TEST(PartitionedMatrixTest, WeightScaleKeepsOneUnitAndExactHalves) {
+  const matrix::WeightScale scale(2'800'000);  // 22 integer bits, one for rounding
+  EXPECT_EQ(scale.fraction_bits(), 40);
+  EXPECT_EQ(scale.real(scale.fixed(1.0)), 1.0);
+  EXPECT_EQ(scale.real(scale.fixed(0.5) * 3), 1.5);
+  EXPECT_EQ(scale.fixed(1e-30), 1u);  // a positive weight never vanishes
+  EXPECT_NEAR(scale.real(scale.fixed(1.0 / 3)), 1.0 / 3, 1e-12);
+}
+
+}  // namespace
+}  // namespace tdcone
