@@ -38,16 +38,10 @@
 # only the new binary runs.
 #
 # SETTLE (default 10): seconds of idling before every timed run, so that
-# every run starts from the same state of the host's memory. This machine is a
-# guest whose host takes back free memory (virtio-balloon free page
-# reporting, 2 s after a 2 MiB block is freed): a run that starts right after
-# another got that one's freed pages back at 0.12 ms a MiB of 2 MiB pages,
-# one that starts later pays 3.4 (bench/micro/memory_host.cpp), and main's
-# 700k-pair run took 3.0-3.6 s the first way and 4.4-4.9 s the second.
-# Settled, every run pays the second price. 4 KiB pages (098b3dc's) cost
-# about 0.6 ms a MiB as long as the guest has free memory in blocks under
-# 2 MiB, which it never reports, and up to 5 beyond: the JSON gives that
-# memory (free_mib, from /proc/buddyinfo) at the start and at the end.
+# every run starts from the same state of the machine's memory: on a virtual
+# machine whose host takes free memory back, a run that starts right after
+# another gets that one's freed pages back cheaper than one that starts later
+# (bench/micro/memory_host.cpp measures both).
 #
 # NEW_ARGS: more score options for the new binary only. The cost of an
 # option is then a ratio too: BASELINE=build/tdcone NEW_ARGS="--dedup tokens
@@ -62,7 +56,6 @@ ranks=("${@:-1 2}")
 read -r -a ranks <<<"${ranks[*]}"
 repeat=${REPEAT:-2}
 settle() { sleep "${SETTLE:-10}"; }
-cp /proc/buddyinfo "$work/buddyinfo-start" 2>/dev/null || : >"$work/buddyinfo-start"
 
 baseline=${BASELINE:-}
 [ -n "$baseline" ] && baseline=$(baseline_binary "$baseline")
@@ -171,20 +164,5 @@ if halves:
     result["workload_ceiling"] = {"halves_together_seconds": [round(v, 2) for v in together],
                                   "ceiling": round(figures["1"]["new"]["seconds"] / min(together), 3)}
 result["memory_host"] = json.loads(memory)
-
-def free_mib(buddyinfo):
-    """Free memory of all zones in blocks under 2 MiB and of 2 MiB or more (4 KiB pages, order k = 2^k pages)."""
-    small = large = 0
-    for line in buddyinfo.splitlines():
-        counts = [int(c) for c in line.split()[4:]]
-        small += sum(c << k for k, c in enumerate(counts) if k < 9)
-        large += sum(c << k for k, c in enumerate(counts) if k >= 9)
-    return {"below_2mib": small * 4 // 1024, "2mib_and_up": large * 4 // 1024}
-
-with open(f"{work}/buddyinfo-start") as start:
-    result["free_mib"] = {"start": free_mib(start.read())}
-if os.path.exists("/proc/buddyinfo"):
-    with open("/proc/buddyinfo") as end:
-        result["free_mib"]["end"] = free_mib(end.read())
 print(json.dumps(result, indent=1))
 PY

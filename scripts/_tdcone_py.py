@@ -61,7 +61,7 @@ def setup(name, modules, program):
     system_has = _system_python_has(modules)
     if program and system_has and NO_REEXEC not in os.environ:
         os.environ[NO_REEXEC] = "1"
-        os.execv(SYSTEM_PYTHON, [SYSTEM_PYTHON, sys.argv[0]] + sys.argv[1:])
+        os.execl(SYSTEM_PYTHON, SYSTEM_PYTHON, sys.argv[0], *sys.argv[1:])
     install = (f"apt-get install {' '.join(DEBIAN.get(m, 'python3-' + m) for m in missing)}"
                f" or pip install {' '.join(missing)}")
     fix = f"run it with {SYSTEM_PYTHON} (it has them), or {install}" if system_has else install

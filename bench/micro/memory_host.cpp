@@ -5,12 +5,11 @@
 // one JSON object:
 // - fault_ms_per_mib: first touch of fresh anonymous memory, on 2 MiB pages
 //   (MADV_HUGEPAGE; the same when the kernel gives none), then on 2 MiB pages
-//   again at once ("2m_just_freed"), then on 4 KiB pages. Under a hypervisor
-//   that takes back the guest's free memory (virtio-balloon free page
-//   reporting: free blocks of 2 MiB or more, 2 s after they are freed), the
-//   first figure is what memory freed long ago costs (3.4 ms a MiB here) and
-//   the second what memory another process has just freed costs (0.12);
-//   run it after the machine has idled (bench/score.sh's SETTLE);
+//   again at once ("2m_just_freed"), then on 4 KiB pages. On a virtual
+//   machine whose host takes free memory back, the first figure is what
+//   memory freed long ago costs and the second what memory another process
+//   has just freed costs; run it after the machine has idled (bench/score.sh's
+//   SETTLE);
 // - latency_ns: a dependent random walk over 1 MiB, 16 MiB and 256 MiB
 //   (huge pages where given, so the TLB adds little);
 // - stream_gb_s: one core summing 256 MiB.

@@ -16,6 +16,7 @@
 #include "tdcone/core/progress.hpp"
 #include "tdcone/mpi/agreement.hpp"
 #include "tdcone/mpi/stall_watchdog.hpp"
+#include "tdcone/engine/memory_budget.hpp"
 
 namespace tdcone::cli {
 
@@ -133,6 +134,7 @@ int run_command(const boost::mpi::communicator& comm, Commands& c, const CLI::Ap
 }  // namespace
 
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
+  engine::note_resident_at_start();  // what MPI and the libraries hold: the memory budget counts it
   std::vector<std::string> args(argv + 1, argv + argc);
   // Before anything that could make ranks go separate ways (MPMD launches,
   // per-node wrappers): past here every rank parses the same arguments.

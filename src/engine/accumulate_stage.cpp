@@ -29,8 +29,8 @@ class RoundWriter {
  public:
   RoundWriter(text::TokenizedShare& share, std::span<const std::uint32_t> group_of_pair,
               const align::PairAligner& aligner, const WordRoutes& routes, const matrix::WeightScale& scale, int rank,
-              int n_ranks, std::vector<double>* pair_tdcone, PagePool* released_to)
-      : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale), released_to_(released_to),
+              int n_ranks, std::vector<double>* pair_tdcone)
+      : share_(share), groups_(group_of_pair), aligner_(aligner), routes_(routes), scale_(scale),
         pair_tdcone_(pair_tdcone), own_(static_cast<std::size_t>(rank)), outbox_(n_ranks), same_(n_ranks),
         rows_(n_ranks), weights_(n_ranks), n_same_(n_ranks), n_rows_(n_ranks), sent_words_(n_ranks) {}
 
@@ -61,9 +61,9 @@ class RoundWriter {
       // The messages grow while the pairs they encode go: not both at once.
       // Every 64k pairs (about 8 MiB of types): each release flushes the
       // TLBs of every core and splits the huge pages at its ends.
-      if ((next & 0xffff) == 0) share_.release_types_before(next, released_to_);
+      if ((next & 0xffff) == 0) share_.release_types_before(next);
     }
-    share_.release_types_before(next, released_to_);
+    share_.release_types_before(next);
     for (std::size_t owner = 0; owner < ranks; ++owner) sent_words_[owner] = outbox_[owner].size();
     first_round_ = false;
   }
@@ -167,7 +167,6 @@ class RoundWriter {
   const align::PairAligner& aligner_;
   const WordRoutes& routes_;
   const matrix::WeightScale& scale_;
-  PagePool* released_to_;  // where the aligned types go (nullptr: the system)
   std::vector<double>* pair_tdcone_;
   std::size_t own_;  // this rank: its box becomes the inbox
   std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_, weights_;
@@ -261,9 +260,7 @@ SpreadWords accumulate(const boost::mpi::communicator& comm, text::TokenizedShar
                        const WordRoutes& routes, matrix::PartitionedMatrix& matrix, const AccumulateLimits& limits,
                        const ProgressCallback& progress, std::vector<double>* pair_tdcone) {
   if (pair_tdcone) pair_tdcone->assign(share.size(), std::numeric_limits<double>::quiet_NaN());
-  // The types aligned go to the matrix's pool, where it has one: its blocks grow into their pages.
-  RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.rank(), comm.size(), pair_tdcone,
-                     matrix.pool());
+  RoundWriter writer(share, group_of_pair, aligner, routes, matrix.scale(), comm.rank(), comm.size(), pair_tdcone);
   const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
   // The matrix sorts a round's rows by place in 8 bytes each: at most four
   // thirds of the round's bytes, two thirds of a row a word. Enough for a
@@ -311,13 +308,11 @@ SpreadWords accumulate(const boost::mpi::communicator& comm, text::TokenizedShar
     const double buffers = static_cast<double>(sent_bytes + inbox.records.capacity() * 4);
     const double matrix_now = static_cast<double>(matrix.bytes());
     // Also held: the routes and the pairs' TD-CONE of this pass, and the
-    // gaps that blocks freed by the matrix's merges left in the heap or in
-    // its pool (there also the share's types that no block took yet).
+    // gaps that blocks freed by the matrix's merges left in the heap.
     const std::uint64_t gaps = heap_gap_bytes();
     const double side = static_cast<double>(routes.owner.capacity() * sizeof(std::uint32_t) +
                                             (pair_tdcone ? pair_tdcone->capacity() * sizeof(double) : 0) +
-                                            (gaps > gaps_before ? gaps - gaps_before : 0) +
-                                            (matrix.pool() ? matrix.pool()->free_bytes() : 0));
+                                            (gaps > gaps_before ? gaps - gaps_before : 0));
     held = uncounted + held_outside() + matrix_now + side + buffers;
     need.shared = uncounted + static_cast<double>(limits.shared_bytes);
     need.split = held_outside() - static_cast<double>(limits.shared_bytes) + side + growth.at_end(done, matrix_now) +

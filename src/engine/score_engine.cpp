@@ -12,7 +12,6 @@
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/global_rank.hpp"
 #include "tdcone/mpi/guard.hpp"
-#include "tdcone/core/page_pool.hpp"
 #include "tdcone/engine/accumulate_stage.hpp"
 #include "tdcone/engine/memory_budget.hpp"
 #include "tdcone/engine/vocabulary_stage.hpp"
@@ -101,11 +100,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   limits.machine_bytes = config.machine_bytes;
   if (reference && corpus.total_lines > 0)
     limits.later_pass = static_cast<double>(reference->total_lines) / static_cast<double>(corpus.total_lines);
-  // Before the matrices, which take blocks from it: the pages of the types
-  // aligned, which the matrices grow into (core/page_pool.hpp).
-  std::optional<PagePool> released_types(std::in_place);
   std::optional<matrix::PartitionedMatrix> q(std::in_place, *layout, matrix::WeightScale(corpus.total_lines));
-  q->take_blocks_from(&*released_types);
   {
     Progress progress(progress_here, "align", "pairs", "all ranks", comm.size());
     const SpreadWords spread = accumulate(comm, corpus, groups.group_of_pair, aligner, words.routes, *q, limits,
@@ -117,7 +112,6 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   std::optional<matrix::PartitionedMatrix> p;
   if (reference) {
     p.emplace(layout->with_groups(1), matrix::WeightScale(reference->total_lines));
-    p->take_blocks_from(&*released_types);
     limits.held_bytes += q->bytes() - corpus.released_bytes();
     set_rounds(limits, config, *reference);
     limits.later_pass = 0;
@@ -125,7 +119,6 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
     accumulate(comm, *reference, {}, aligner, words.routes, *p, limits, progress.callback(), nullptr);
   }
   if (p) p->finish();
-  released_types->release_free();  // the types' pages that no block took: back to the system, as before
   result.cell_updates = boost::mpi::all_reduce(comm, q->cell_updates() + (p ? p->cell_updates() : 0), std::plus<>());
   clock.lap("align");
 
@@ -136,14 +129,10 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
                                              progress.callback());
   }
   result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
-  // Scored: the matrices' memory goes, and the heap keeps its pages for the
-  // ranking and the writing, which need much less (the peak stayed the
-  // matrices' at 2.8M and 28M pairs). Given back, they were faulted in anew:
-  // the ranking took 0.14-0.35 s at 2.8M pairs on 2 ranks, against 0.14-0.15
-  // kept (docs/performance.md, thirty-first round).
+  // Scored: the matrices' memory goes before the ranking and the writing,
+  // which need much less.
   q.reset();
   p.reset();
-  released_types.reset();
   clock.lap("score");
 
   enter_phase("rank");

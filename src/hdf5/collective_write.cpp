@@ -1,11 +1,8 @@
 // The collective writes of OutputFile (attributes, columns) and the
 // read-back check of what this rank wrote, before the file is renamed.
-#include <libdeflate.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <limits>
-#include <memory>
 #include <optional>
 #include <vector>
 
@@ -27,73 +24,6 @@ using detail::Where;
 
 namespace {
 constexpr hsize_t kChunkRows = 65536;
-
-struct DecompressorFree {
-  void operator()(libdeflate_decompressor* d) const { libdeflate_free_decompressor(d); }
-};
-struct HashStateFree {
-  void operator()(XXH3_state_t* state) const { XXH3_freeState(state); }
-};
-
-// The hash of rows [offset, offset + count) of a dataset stored as our
-// default compression writes it (chunked, deflate, shuffled first unless
-// floating point; the rows' own type), its chunks read raw and inflated here
-// by libdeflate, about three times faster than HDF5's zlib; the same bits as
-// XXH3_64bits of the rows. nullopt for any other dataset or any surprise (a
-// chunk not filtered, a stream that does not inflate to a whole chunk):
-// H5Dread then decides.
-std::optional<XXH64_hash_t> hash_of_deflated_rows(hid_t dset, hid_t memory_type, std::uint64_t offset,
-                                                  std::uint64_t count) {
-  const Handle dcpl(H5Dget_create_plist(dset), H5Pclose);
-  const Handle file_type(H5Dget_type(dset), H5Tclose);
-  if (!dcpl.valid() || !file_type.valid() || H5Pget_layout(dcpl.get()) != H5D_CHUNKED ||
-      H5Tequal(file_type.get(), memory_type) <= 0)
-    return std::nullopt;
-  const int filters = H5Pget_nfilters(dcpl.get());
-  const auto filter = [&](unsigned k) {
-    unsigned flags = 0, config = 0;
-    std::size_t n_values = 0;
-    return H5Pget_filter2(dcpl.get(), k, &flags, &n_values, nullptr, 0, nullptr, &config);
-  };
-  const bool shuffled = filters == 2;
-  if ((filters != 1 && filters != 2) || (shuffled && filter(0) != H5Z_FILTER_SHUFFLE) ||
-      filter(filters - 1) != H5Z_FILTER_DEFLATE)
-    return std::nullopt;
-  hsize_t chunk_rows = 0;
-  if (H5Pget_chunk(dcpl.get(), 1, &chunk_rows) != 1 || chunk_rows == 0) return std::nullopt;
-
-  const std::size_t width = H5Tget_size(memory_type), chunk_bytes = chunk_rows * width;
-  const std::unique_ptr<libdeflate_decompressor, DecompressorFree> inflater(libdeflate_alloc_decompressor());
-  const std::unique_ptr<XXH3_state_t, HashStateFree> hash(XXH3_createState());
-  if (!inflater || !hash || XXH3_64bits_reset(hash.get()) != XXH_OK) return std::nullopt;
-  std::vector<unsigned char> stored, inflated_bytes(chunk_bytes), unshuffled(shuffled ? chunk_bytes : 0);
-  const std::uint64_t end = offset + count;
-  for (hsize_t first = offset / chunk_rows * chunk_rows; first < end; first += chunk_rows) {
-    hsize_t stored_bytes = 0;
-    std::uint32_t skipped_filters = 0;
-    std::size_t inflated = 0;
-    if (H5Dget_chunk_storage_size(dset, &first, &stored_bytes) < 0) return std::nullopt;
-    stored.resize(stored_bytes);
-    if (H5Dread_chunk(dset, H5P_DEFAULT, &first, &skipped_filters, stored.data()) < 0 || skipped_filters != 0 ||
-        libdeflate_zlib_decompress(inflater.get(), stored.data(), stored.size(), inflated_bytes.data(), chunk_bytes,
-                                   &inflated) != LIBDEFLATE_SUCCESS ||
-        inflated != chunk_bytes)
-      return std::nullopt;
-    const std::uint64_t from = std::max<std::uint64_t>(offset, first) - first,
-                        to = std::min<std::uint64_t>(end, first + chunk_rows) - first;
-    const unsigned char* rows = inflated_bytes.data();
-    if (shuffled) {  // the shuffle filter stores byte b of every row together: row i's byte b is at b·chunk_rows + i
-      for (std::size_t b = 0; b < width; ++b) {
-        const unsigned char* plane = inflated_bytes.data() + b * chunk_rows;
-        for (std::uint64_t i = from; i < to; ++i) unshuffled[i * width + b] = plane[i];
-      }
-      rows = unshuffled.data();
-    }
-    if (XXH3_64bits_update(hash.get(), rows + from * width, (to - from) * width) != XXH_OK) return std::nullopt;
-  }
-  return XXH3_64bits_digest(hash.get());
-}
-
 }  // namespace
 
 void OutputFile::Impl::write_attribute(const std::string& object, const std::string& name, hid_t type,
@@ -177,7 +107,6 @@ void OutputFile::Impl::verify_written() const {
   for (const WrittenRows& w : written) {
     const std::string what = "dataset " + w.dataset;
     const Handle dset = own(H5Dopen2(reopened.get(), w.dataset.c_str(), H5P_DEFAULT), H5Dclose, "reopen", what, partial);
-    if (hash_of_deflated_rows(dset.get(), w.memory_type.get(), w.offset, w.count) == w.hash) continue;
     const Handle file_space = own(H5Dget_space(dset.get()), H5Sclose, "get the dataspace of", what, partial);
     hsize_t start = w.offset, count = w.count;
     check(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), "select rows of",

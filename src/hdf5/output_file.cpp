@@ -9,6 +9,7 @@
 
 #include "output_file_impl.hpp"
 #include "tdcone/core/error.hpp"
+#include "tdcone/hdf5/deflate_filter.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
 #include "tdcone/io/output_guard.hpp"
 
@@ -71,6 +72,7 @@ OutputFile::OutputFile(const std::string& path, bool force, MPI_Comm comm, Compr
   f.partial.resize(static_cast<std::size_t>(length));
   MPI_Bcast(f.partial.data(), length, MPI_CHAR, 0, f.comm);
   f.on_signal.emplace(f.partial, f.rank);
+  register_deflate_filter();  // also for the read-back check
   if (compression == Compression::zstd) register_zstd_filter();
 
   const Where where{"the file", f.partial};

@@ -6,6 +6,7 @@
 #include "reader_impl.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/number_text.hpp"
+#include "tdcone/hdf5/deflate_filter.hpp"
 #include "tdcone/hdf5/zstd_filter.hpp"
 
 namespace tdcone::hdf5 {
@@ -34,6 +35,7 @@ herr_t collect_attribute(hid_t, const char* name, const H5A_info_t*, void* data)
 Reader::Reader(const std::string& path) : impl_(std::make_unique<Impl>()) {
   impl_->path = path;
   detail::silence_hdf5_errors();
+  register_deflate_filter();
   register_zstd_filter();  // so files written with --compression zstd read in-process
   const hid_t id = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (id < 0) throw IoError(cat("cannot open ", path, " as HDF5: ", detail::hdf5_reason()));

@@ -258,7 +258,7 @@ void catch_stop_signals() {
 }
 
 SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfig& options, const std::string& config_toml) {
-  // SIGTERM/SIGUSR1 are caught since main() (catch_stop_signals).
+  // SIGTERM/SIGUSR1 are caught since before MPI started (cli::prepare_process, catch_stop_signals).
   const std::string checkpoint = options.checkpoint.empty() ? options.output.output + ".ckpt" : options.checkpoint;
   // Rank 0 holds the checkpoint path from here to the end of the job (its lock goes last).
   std::optional<select::CheckpointFile> checkpoint_file;

@@ -54,12 +54,10 @@ StoredCell* merge_run(const StoredCell* held, const StoredCell* held_end, const 
   return out + (held_end - held);
 }
 
-// What a block takes: from the heap its usable bytes and the chunk header.
+// What a block takes from the heap: its usable bytes and the chunk header.
 template <class Block>
 std::uint64_t block_bytes(const Block& block) {
-  if (!block) return 0;
-  const auto& owner = block.get_deleter();
-  return owner.pool != nullptr ? PagePool::block_size(owner.bytes) : malloc_usable_size(block.get()) + sizeof(std::size_t);
+  return block ? malloc_usable_size(block.get()) + sizeof(std::size_t) : 0;
 }
 
 }  // namespace
@@ -107,27 +105,16 @@ std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const
 }
 
 PartitionedMatrix::Block PartitionedMatrix::new_block(std::size_t bytes) {
-  if (pool_ != nullptr) return Block(static_cast<std::uint32_t*>(pool_->allocate(bytes)), FreeBlock{pool_, bytes});
   auto* block = static_cast<std::uint32_t*>(std::malloc(bytes));
   if (block == nullptr) throw std::bad_alloc();
   return Block(block);
 }
 
-void PartitionedMatrix::resize_block(Block& block, std::size_t bytes, std::size_t kept) {
-  FreeBlock& owner = block.get_deleter();
-  if (owner.pool == nullptr) {
-    auto* resized = static_cast<std::uint32_t*>(std::realloc(block.get(), bytes));
-    if (resized == nullptr) throw std::bad_alloc();  // `block` still holds the old one, which goes with it
-    (void)block.release();
-    block.reset(resized);
-  } else if (PagePool::block_size(bytes) <= PagePool::block_size(owner.bytes)) {
-    owner.pool->shrink(block.get(), owner.bytes, bytes);
-    owner.bytes = bytes;
-  } else {  // more wide weights than the cells they replaced: a larger block
-    Block larger = new_block(bytes);
-    std::memcpy(larger.get(), block.get(), kept);
-    block = std::move(larger);
-  }
+void PartitionedMatrix::resize_block(Block& block, std::size_t bytes) {
+  auto* resized = static_cast<std::uint32_t*>(std::realloc(block.get(), bytes));
+  if (resized == nullptr) throw std::bad_alloc();  // `block` still holds the old one, which goes with it
+  (void)block.release();
+  block.reset(resized);
 }
 
 void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> fresh) {
@@ -147,7 +134,7 @@ void PartitionedMatrix::merge_into(Bucket& bucket, std::span<const MatrixCell> f
   const std::size_t out = merge_cells(bucket, fresh, block.get());
   const std::size_t cell_bytes = header_bytes + out * sizeof(StoredCell);
   const std::size_t bytes = cell_bytes + wide_.size() * kWideBytes;
-  if (bytes != most_bytes) resize_block(block, bytes, cell_bytes);
+  if (bytes != most_bytes) resize_block(block, bytes);
   if (!wide_.empty()) {
     auto* tail = reinterpret_cast<unsigned char*>(block.get()) + cell_bytes;
     std::memcpy(tail, wide_.data(), wide_.size() * sizeof(std::uint64_t));

@@ -22,7 +22,7 @@ std::uint64_t TokenizedShare::bytes() const {
                                                 type_counts, src_hash, tgt_hash, label_ids, pair_keys, src_keys);
 }
 
-void TokenizedShare::release_types_before(std::size_t end, PagePool* pool) {
+void TokenizedShare::release_types_before(std::size_t end) {
   types_released_ = true;
   if (end <= types_released_before_) return;
   // The first type still read: pair end's sides', which are the last read
@@ -32,12 +32,11 @@ void TokenizedShare::release_types_before(std::size_t end, PagePool* pool) {
   const std::uint64_t from = types_released_to_, to = std::max(kept_from, from);
   released_bytes_ += (to - from) * (sizeof(WordId) + (type_counts.empty() ? 0 : sizeof(std::uint32_t))) +
                      2 * (end - types_released_before_) * (sizeof(std::uint64_t) + sizeof(std::uint32_t));
-  const auto give_back = [pool](auto* begin, auto* end) { pool != nullptr ? pool->donate(begin, end) : release_pages(begin, end); };
-  give_back(types.data() + from, types.data() + to);
-  if (!type_counts.empty()) give_back(type_counts.data() + from, type_counts.data() + to);
+  release_pages(types.data() + from, types.data() + to);
+  if (!type_counts.empty()) release_pages(type_counts.data() + from, type_counts.data() + to);
   // The starts and counts of pairs [0, end) go.
-  give_back(type_start.data() + 2 * types_released_before_, type_start.data() + 2 * end);
-  give_back(type_count.data() + 2 * types_released_before_, type_count.data() + 2 * end);
+  release_pages(type_start.data() + 2 * types_released_before_, type_start.data() + 2 * end);
+  release_pages(type_count.data() + 2 * types_released_before_, type_count.data() + 2 * end);
   types_released_before_ = end;
   types_released_to_ = to;
 }

@@ -4,7 +4,13 @@
 
 namespace tdcone::cli {
 
+/// The process's set-up before MPI starts (main calls it first): which
+/// signals it ignores or catches. MPI's start-up takes a while, and a
+/// selection stopped by a signal during it still ends with a checkpoint.
+void prepare_process(int argc, char** argv);
+
 /// Parses the command line (and --config) and runs the chosen command; returns the exit status.
+/// Called once MPI has started (main).
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv);
 
 }  // namespace tdcone::cli

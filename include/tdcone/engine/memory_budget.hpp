@@ -86,7 +86,7 @@ std::string explain_out_of_memory();
 /// Peak resident memory of this process so far (VmHWM), in bytes.
 std::uint64_t peak_rss_bytes();
 /// Notes the resident memory of this process (VmRSS) as what MPI and the
-/// libraries hold: main() calls it once MPI has started.
+/// libraries hold: cli::run_cli() calls it first, once MPI has started.
 void note_resident_at_start();
 /// The memory noted by note_resident_at_start(), 0 if it never was (the
 /// tests: a process that ran other jobs before holds more than they did).

@@ -23,7 +23,6 @@
 #include <span>
 #include <vector>
 
-#include "tdcone/core/page_pool.hpp"
 #include "tdcone/mpi/global_vocabulary.hpp"
 
 namespace tdcone::matrix {
@@ -174,10 +173,6 @@ class PartitionedMatrix {
   void add(std::span<const std::uint32_t> words, std::span<const RowJob> jobs);
   /// Ends accumulation (frees the round buffers).
   void finish();
-  /// The buckets' blocks come from `pool` (which must outlive the matrix),
-  /// not the heap; nullptr: from the heap.
-  void take_blocks_from(PagePool* pool) { pool_ = pool; }
-  PagePool* pool() const { return pool_; }
 
   const MatrixLayout& layout() const { return layout_; }
   const WeightScale& scale() const { return scale_; }
@@ -236,21 +231,15 @@ class PartitionedMatrix {
   };
 
  private:
+  // Blocks from malloc: a merge cuts its block to size with realloc, in place.
   struct FreeBlock {
-    // Constructors, not member initializers: those would leave the type not
-    // yet default-constructible where unique_ptr asks, inside this class.
-    FreeBlock() noexcept : pool(nullptr), bytes(0) {}
-    FreeBlock(PagePool* from, std::size_t size) noexcept : pool(from), bytes(size) {}
-    PagePool* pool;     // the block's, if it came from one
-    std::size_t bytes;  // its size, for the pool
-    void operator()(std::uint32_t* block) const { pool != nullptr ? pool->free(block, bytes) : std::free(block); }
+    void operator()(std::uint32_t* block) const { std::free(block); }
   };
   using Block = std::unique_ptr<std::uint32_t, FreeBlock>;
-  /// A block of `bytes`, from the pool if the matrix has one.
-  Block new_block(std::size_t bytes);
-  /// `block` cut (or grown) to `bytes`, its first `kept` bytes kept.
-  void resize_block(Block& block, std::size_t bytes, std::size_t kept);
-  // A bucket in a block of exactly its size (from the heap or the pool):
+  static Block new_block(std::size_t bytes);
+  /// `block` cut (or grown) to `bytes`, its contents kept up to that size.
+  static void resize_block(Block& block, std::size_t bytes);
+  // A bucket in a block of exactly its size:
   // where each of its rows ends (the cells before it, 4 bytes a row: header_words_), then its
   // `size` cells, sorted by row and key, then its `wide` weights in the
   // order of their cells (8 bytes each), then the places of those cells in
@@ -334,10 +323,9 @@ class PartitionedMatrix {
   std::vector<Bucket> buckets_;
   std::array<std::uint64_t, 256> share_of_{};  // share_of(n) of the short sentences, worked out once
   std::uint64_t nnz_ = 0, cell_updates_ = 0;
-  // What the buckets' blocks take (from the heap or the pool), and the
-  // largest block a merge made while the one it replaces was still held.
+  // What the buckets' blocks take from the heap, and the largest block a
+  // merge made while the one it replaces was still held.
   std::uint64_t block_bytes_ = 0, merge_peak_ = 0;
-  PagePool* pool_ = nullptr;
   // Round scratch, kept from round to round: the jobs of one add() by row;
   // a bucket's new cells (fresh_), a row's summed first in a linear-probing
   // table of keys and weights (weight 0: empty), then sorted. The table

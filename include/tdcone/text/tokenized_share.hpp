@@ -8,7 +8,6 @@
 #include <string>
 #include <vector>
 
-#include "tdcone/core/page_pool.hpp"
 #include "tdcone/core/string_column.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/record.hpp"
@@ -100,12 +99,11 @@ struct TokenizedShare {
   /// quarter of the size: a vector reserved for its size, never written there).
   void shrink_to_fit();
   /// The word types of pairs [0, end) will not be read again (the score
-  /// engine has aligned them): their pages go back to the system, or to
-  /// `pool`, so the alignment matrix grows into the memory the share gives
-  /// up. Reading them after is a logic error (asserted in debug builds). A
-  /// later pair's side may be an earlier side's types: those stay. The share
-  /// must outlive `pool`.
-  void release_types_before(std::size_t end, PagePool* pool = nullptr);
+  /// engine has aligned them): their pages go back to the system, so the
+  /// alignment matrix grows into the memory the share gives up. Reading them
+  /// after is a logic error (asserted in debug builds). A later pair's side
+  /// may be an earlier side's types: those stay.
+  void release_types_before(std::size_t end);
   /// Whether an engine run has begun to release the types (true on every
   /// rank of that run, also one without pairs).
   bool types_released() const { return types_released_; }
