@@ -12,7 +12,6 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -21,6 +20,7 @@
 #include "tdcone/engine/vocabulary_stage.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/mpi/guard.hpp"
+#include "hand_share.hpp"
 
 namespace tdcone::engine {
 namespace {
@@ -40,34 +40,19 @@ class Pairs {
   explicit Pairs(align::AlignMode mode = align::AlignMode::uniform, const align::EmbeddingTable* embeddings = nullptr)
       : embeddings_(embeddings), aligner_(mode, embeddings) {}
 
-  void add(const std::string& x, const std::string& y, std::uint8_t flags = 0) {
-    share_.flags.push_back(flags);
-    share_.src_len.push_back(0);
-    share_.tgt_len.push_back(0);
-    for (const std::string& side : {x, y}) {
-      std::istringstream words(side);
-      std::vector<WordId> ids;
-      for (std::string w; words >> w;) ids.push_back(vocabulary.intern(w));
-      std::sort(ids.begin(), ids.end());
-      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-      share_.type_start.push_back(share_.types.size());
-      share_.type_count.push_back(static_cast<std::uint32_t>(ids.size()));
-      share_.types.insert(share_.types.end(), ids.begin(), ids.end());
-    }
-    share_.total_lines = share_.size();
-  }
-  const text::TokenizedShare& share() const { return share_; }
+  void add(const std::string& x, const std::string& y, std::uint8_t flags = 0) { pairs_.add(x, y, flags); }
+  const text::TokenizedShare& share() const { return pairs_.share; }
 
   /// Runs accumulate() over a copy of the share (it releases the types it
   /// aligns) in the groups of `groups` (the corpus when it has none).
   SpreadWords accumulate(entropy::PairGroups groups = {}, const AccumulateLimits& limits = {},
                          const ProgressCallback& progress = {}) {
-    if (groups.group_count() == 0) groups = entropy::corpus_groups(share_);
+    if (groups.group_count() == 0) groups = entropy::corpus_groups(share());
     const bmpi::communicator self(MPI_COMM_SELF, bmpi::comm_attach);
-    words_ = route_vocabulary(self, share_, nullptr, vocabulary, groups, embeddings_);
+    words_ = route_vocabulary(self, share(), nullptr, vocabulary(), groups, embeddings_);
     matrix_.emplace(matrix::MatrixLayout::make(words_.global, 0, groups.group_count()),
-                    matrix::WeightScale(share_.total_lines));
-    aligned_ = share_;
+                    matrix::WeightScale(share().total_lines));
+    aligned_ = share();
     const SpreadWords spread =
         engine::accumulate(self, aligned_, groups.group_of_pair, aligner_, words_.routes, *matrix_, limits, progress,
                            &pair_tdcone);
@@ -78,7 +63,7 @@ class Pairs {
   /// The matrix of the last accumulate().
   Cells cells() const {
     std::vector<std::string> word_of(words_.global.first_id.back());
-    for (WordId w = 1; w < vocabulary.size(); ++w) word_of[words_.global.global_id[w]] = vocabulary.word(w);
+    for (WordId w = 1; w < vocabulary().size(); ++w) word_of[words_.global.global_id[w]] = vocabulary().word(w);
     word_of[0] = "NULL";
     Cells out;
     matrix::PartitionedMatrix::RowCursor rows(*matrix_);
@@ -93,13 +78,15 @@ class Pairs {
   /// The share as accumulate() left it.
   const text::TokenizedShare& aligned() const { return aligned_; }
 
-  text::Vocabulary vocabulary;
+  text::Vocabulary& vocabulary() { return pairs_.vocabulary; }
+  const text::Vocabulary& vocabulary() const { return pairs_.vocabulary; }
   std::vector<double> pair_tdcone;
 
  private:
   const align::EmbeddingTable* embeddings_;
   align::PairAligner aligner_;
-  text::TokenizedShare share_, aligned_;
+  test_support::HandShare pairs_;
+  text::TokenizedShare aligned_;
   RoutedVocabulary words_;
   std::optional<matrix::PartitionedMatrix> matrix_;
 };
@@ -172,9 +159,9 @@ TEST(AccumulateStage, EmbeddingSharesTravelWithTheirRows) {
   Pairs p(align::AlignMode::embedding, &embeddings);
   p.add("a", "b d");
   p.add("e", "b");  // e has no vector: all of it to b, counted as spread but not by vectors
-  embeddings.set(p.vocabulary.intern("a"), {1, 0});
-  embeddings.set(p.vocabulary.intern("b"), {1, 0});  // cos(a,b) = 1
-  embeddings.set(p.vocabulary.intern("d"), {1, 1});  // cos(a,d) = 1/√2
+  embeddings.set(p.vocabulary().intern("a"), {1, 0});
+  embeddings.set(p.vocabulary().intern("b"), {1, 0});  // cos(a,b) = 1
+  embeddings.set(p.vocabulary().intern("d"), {1, 1});  // cos(a,d) = 1/√2
   const double share_b = 1 / (1 + 1 / std::sqrt(2.0));
   const SpreadWords spread = p.accumulate();
   expect_cells_near(p.cells(), {{{"a", "b", 0}, share_b}, {{"a", "d", 0}, 1 - share_b}, {{"e", "b", 0}, 1}});
