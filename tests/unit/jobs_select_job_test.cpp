@@ -141,7 +141,13 @@ TEST_F(SelectJob, PeriodicCheckpointsGoToTheCheckpointPathAndAreRemovedAtTheEnd)
   config.checkpoint = dir_.path("my.ckpt");
   config.checkpoint_every = 1e-9;  // minutes: at every iteration
   ::testing::internal::CaptureStderr();
-  const SelectRun r = run(config);
+  SelectRun r;
+  try {
+    r = run(config);
+  } catch (...) {
+    ::testing::internal::GetCapturedStderr();  // the capture ends also when it throws
+    throw;
+  }
   const std::string err = ::testing::internal::GetCapturedStderr();
   EXPECT_EQ(r.ranked, 3u);
   EXPECT_NE(err.find("ranked lines written to " + dir_.path("my.ckpt")), std::string::npos) << err;
