@@ -239,42 +239,6 @@ TEST(ShareBuilder, LabelsWithoutAnInternerAreAProgrammingError) {
   EXPECT_THROW(ShareBuilder(share, options, vocabulary), std::logic_error);
 }
 
-TEST(TokenizedShare, FileOfFollowsTheSegmentsRead) {
-  TokenizedShare share;
-  share.flags.assign(10, 0);
-  share.file_starts = {{0, 0}, {4, 1}, {4, 2}, {7, 3}};
-  EXPECT_EQ(share.file_of(0), 0u);
-  EXPECT_EQ(share.file_of(3), 0u);
-  EXPECT_EQ(share.file_of(4), 2u);  // file 1 had no pair on this rank
-  EXPECT_EQ(share.file_of(9), 3u);
-}
-
-TEST(TokenizedShare, ReleasingAlignedPairsKeepsTheOthersIntact) {
-  TokenizedShare share;
-  constexpr std::size_t kPairs = 100000;  // 8 MB of types: many whole pages
-  for (std::size_t i = 0; i < kPairs; ++i) {
-    share.flags.push_back(0);
-    for (int side = 0; side < 2; ++side) {
-      share.type_start.push_back(share.types.size());
-      share.type_count.push_back(5);
-      for (WordId w = 0; w < 5; ++w) share.types.push_back(static_cast<WordId>(i % 1000 + side * 10 + w));
-    }
-  }
-  EXPECT_EQ(share.released_bytes(), 0u);
-  share.release_types_before(kPairs / 2);
-  share.release_types_before(kPairs / 4);  // already released: nothing more
-  share.release_types_before(3 * kPairs / 4);
-  // Per pair 10 types of 4 bytes, two 8-byte starts and two 4-byte counts: what the budget no longer counts.
-  EXPECT_EQ(share.released_bytes(), 3 * kPairs / 4 * (10 * 4 + 2 * 8 + 2 * 4));
-  for (std::size_t i = 3 * kPairs / 4; i < kPairs; ++i) {
-    const auto x = share.src_types(i), y = share.tgt_types(i);
-    ASSERT_EQ(x.size(), 5u) << i;
-    ASSERT_EQ(y.size(), 5u) << i;
-    ASSERT_EQ(x[0], i % 1000) << i;
-    ASSERT_EQ(y[4], i % 1000 + 14) << i;
-  }
-}
-
 // The Twitter URL corpus's shape: one input over many pairs, stored once,
 // also across bad lines. Releasing the pairs before (at a bad line too)
 // keeps it: its whole pages would read as zeros otherwise.

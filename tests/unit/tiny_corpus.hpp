@@ -10,6 +10,7 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tdcone/entropy/pair_groups.hpp"
@@ -35,11 +36,17 @@ class TinyCorpus {
   /// Adds a reference pair (for TD-CONE_REL).
   void add_reference(const std::string& x, const std::string& y) { append(reference_, types(x), types(y)); }
 
-  /// The corpus scores (and, with reference pairs, TD-CONE_REL with `lambda`).
-  entropy::SubsetScore score(double lambda = 0.1) {
+  /// Puts the corpus pairs in `groups` (a group per pair) instead of all in
+  /// group 0, the corpus.
+  void set_groups(entropy::PairGroups groups) { given_groups_ = std::move(groups); }
+
+  /// The scores of every subset (and, with reference pairs, TD-CONE_REL with `lambda`).
+  std::vector<entropy::SubsetScore> scores(double lambda = 0.1, const ProgressCallback& progress = {}) {
     build();
-    return entropy::score_subsets(MPI_COMM_SELF, *q_, groups_, words_.global, p_ ? &*p_ : nullptr, lambda)[0];
+    return entropy::score_subsets(MPI_COMM_SELF, *q_, groups_, words_.global, p_ ? &*p_ : nullptr, lambda, progress);
   }
+  /// The corpus scores (subset 0).
+  entropy::SubsetScore score(double lambda = 0.1) { return scores(lambda)[0]; }
 
   /// The corpus matrix M as "x>y" -> weight, NULL written "NULL".
   std::map<std::string, double> cells() {
@@ -84,7 +91,7 @@ class TinyCorpus {
   void build() {
     const boost::mpi::communicator self(MPI_COMM_SELF, boost::mpi::comm_attach);
     const bool has_reference = reference_.size() > 0;
-    groups_ = entropy::corpus_groups(corpus_);
+    groups_ = given_groups_ ? *given_groups_ : entropy::corpus_groups(corpus_);
     words_ = engine::route_vocabulary(self, corpus_, has_reference ? &reference_ : nullptr, vocabulary, groups_);
     const auto layout = matrix::MatrixLayout::make(words_.global, 0, groups_.group_count());
     q_.emplace(layout, matrix::WeightScale(corpus_.total_lines));
@@ -103,6 +110,7 @@ class TinyCorpus {
   align::PairAligner aligner_;
   align::PairSplit split_;
   text::TokenizedShare corpus_, reference_;
+  std::optional<entropy::PairGroups> given_groups_;
   entropy::PairGroups groups_;
   engine::RoutedVocabulary words_;
   std::optional<matrix::PartitionedMatrix> q_, p_;

@@ -1,14 +1,14 @@
-// The result schema (src/schema): its names, its flag bits, and the JSON the
-// Python scripts read (scripts/tdcone_schema.json, which must be current).
+// The result schema (schema/results.hpp, pair_flags.hpp): its names, its
+// tables and its flag bits. Its JSON: schema_schema_json_test.cpp.
+#include "tdcone/schema/results.hpp"
+
 #include <gtest/gtest.h>
 
-#include <fstream>
 #include <set>
-#include <sstream>
+#include <string>
+#include <vector>
 
 #include "tdcone/schema/pair_flags.hpp"
-#include "tdcone/schema/results.hpp"
-#include "tdcone/schema/schema_json.hpp"
 
 namespace tdcone::schema {
 namespace {
@@ -65,25 +65,6 @@ TEST(SchemaTest, CheckedTablesRequireTheColumnsEveryVersionWrites) {
   EXPECT_STREQ(find_table("/labels")->writer, "tdcone score --by-label");
   EXPECT_FALSE(find_table("/corpus")->checked);
   EXPECT_EQ(find_table("/nothing"), nullptr);
-}
-
-TEST(SchemaTest, JsonNamesEveryGroupAndFlag) {
-  const std::string text = json();
-  for (const Table& table : tables()) EXPECT_NE(text.find(std::string("\"group\": \"") + table.group + "\""), std::string::npos);
-  EXPECT_NE(text.find(R"({"name": "in_seed", "value": 8,)"), std::string::npos);
-  EXPECT_NE(text.find(R"({"name": "tdcone_version", "type": "string", "presence": "required",)"), std::string::npos);
-  EXPECT_EQ(text.back(), '\n');
-}
-
-TEST(SchemaTest, CheckedInJsonIsCurrent) {
-  const std::string path = TDCONE_SOURCE_DIR "/scripts/tdcone_schema.json";
-  std::ifstream in(path, std::ios::binary);
-  ASSERT_TRUE(in) << "cannot read " << path;
-  std::ostringstream checked_in;
-  checked_in << in.rdbuf();
-  EXPECT_TRUE(checked_in.str() == json())
-      << path << " differs from the schema of src/schema: regenerate it with\n"
-      << "  cmake --build build --target tdcone_schema_json && build/tdcone_schema_json > scripts/tdcone_schema.json";
 }
 
 }  // namespace
