@@ -67,14 +67,14 @@ double PairAligner::pair_tdcone(const PairSplit& split, std::size_t output_types
   const std::size_t n_yo = split.y_only.size();
   ExactSum weighted_log;
   if (mode_ == AlignMode::uniform) {
-    weighted_log.add(static_cast<double>(split.x_only.size()) * entropy::log_of_count(n_yo + 1));
+    weighted_log.add(static_cast<double>(split.x_only.size()) * log_of_count(n_yo + 1));
   } else {
     for (double p : split.shares) weighted_log.add(-p * std::log(p));
   }
-  if (split.null_row()) weighted_log.add(entropy::log_of_count(n_yo));
+  if (split.null_row()) weighted_log.add(log_of_count(n_yo));
   const std::size_t rows = split.same.size() + split.x_only.size() + (split.null_row() ? 1 : 0);
   const double tdcone =
-      entropy::tdcone_from_entropy(rows > 0 ? weighted_log.value() / static_cast<double>(rows) : 0.0, output_types);
+      tdcone_from_entropy(rows > 0 ? weighted_log.value() / static_cast<double>(rows) : 0.0, output_types);
   // A pair's TD-CONE lies in [0, 1]; the roundings of the logarithms and of the
   // shares can put it a few ulps outside, where a filter such as tdcone<=1
   // would drop the pair.

@@ -3,7 +3,7 @@
 #include <array>
 #include <cmath>
 
-namespace tdcone::entropy {
+namespace tdcone {
 
 double tdcone_from_entropy(double cond_entropy, std::uint64_t output_types) {
   if (output_types == 0) return 0.0;
@@ -19,4 +19,4 @@ double log_of_count(std::uint64_t n) {
   return n < small.size() ? small[n] : std::log(static_cast<double>(n));
 }
 
-}  // namespace tdcone::entropy
+}  // namespace tdcone

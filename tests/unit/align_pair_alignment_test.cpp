@@ -25,8 +25,8 @@ const double kLn2 = std::log(2.0), kLn3 = std::log(3.0);
 
 // The pairs' logarithms come from a table: bit for bit std::log's, on both sides of its end.
 TEST(AlignTest, LogarithmsOfCountsAreStdLogs) {
-  for (std::uint64_t n = 1; n < 2048; ++n) ASSERT_EQ(entropy::log_of_count(n), std::log(static_cast<double>(n))) << n;
-  EXPECT_EQ(entropy::log_of_count(231993), std::log(231993.0));
+  for (std::uint64_t n = 1; n < 2048; ++n) ASSERT_EQ(log_of_count(n), std::log(static_cast<double>(n))) << n;
+  EXPECT_EQ(log_of_count(231993), std::log(231993.0));
 }
 
 TEST(AlignTest, WorkedExampleUniformMatrix) {

@@ -2,7 +2,7 @@
 // TD-CONE from a conditional entropy (SPEC §3).
 #include <cstdint>
 
-namespace tdcone::entropy {
+namespace tdcone {
 
 /// H(Y|X) / ln(|V_y| + 1); 0 when there are no output types.
 double tdcone_from_entropy(double cond_entropy, std::uint64_t output_types);
@@ -11,4 +11,4 @@ double tdcone_from_entropy(double cond_entropy, std::uint64_t output_types);
 /// every pair takes it of (three logarithms a pair).
 double log_of_count(std::uint64_t n);
 
-}  // namespace tdcone::entropy
+}  // namespace tdcone
