@@ -129,8 +129,9 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
                                              progress.callback());
   }
   result.input_types = words.global.count(comm, mpi::WordMarks::corpus_input);
-  // Scored: the matrices' memory goes before the ranking and the writing,
-  // which need much less.
+  // Scored: the matrices' memory goes back to the heap before the ranking
+  // and the writing, which need much less and reuse its pages
+  // (cli::prepare_process keeps large freed blocks in the heap).
   q.reset();
   p.reset();
   clock.lap("score");

@@ -4,9 +4,10 @@
 
 namespace tdcone::cli {
 
-/// The process's set-up before MPI starts (main calls it first): which
-/// signals it ignores or catches. MPI's start-up takes a while, and a
-/// selection stopped by a signal during it still ends with a checkpoint.
+/// The process's set-up before MPI starts (main calls it first): the heap's
+/// thresholds (large freed blocks stay in the heap) and which signals it
+/// ignores or catches. MPI's start-up takes a while, and a selection stopped
+/// by a signal during it still ends with a checkpoint.
 void prepare_process(int argc, char** argv);
 
 /// Parses the command line (and --config) and runs the chosen command; returns the exit status.
