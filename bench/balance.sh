@@ -7,7 +7,7 @@
 # combinations of the corpus (pairs and TD-CONE of each, before/after the joint
 # balance), and balance_over_score = joint balance seconds / score seconds
 # (issue: <= 1.2). The corpus is kept and reused under BENCH_DIR.
-# Usage: [PAIRS=20000] [BENCH_DIR=dir] bench/balance.sh
+# Usage: [PAIRS=2800000] [BENCH_DIR=dir] bench/balance.sh
 set -euo pipefail
 source "$(dirname "$0")/common.sh"
 pairs=${PAIRS:-2800000}

@@ -2,24 +2,22 @@
 # The work of `tdcone score`, counted: instructions and mispredicted branches
 # under callgrind (valgrind --tool=callgrind --branch-sim=yes), the whole job
 # and each phase, on one rank, against a BASELINE binary. Wall-time ratios
-# (bench/score.sh) move with the host: the same two binaries gave 0.55 and
-# 0.45 twenty minutes apart (docs/performance.md, sittings 27 and 28). These
-# counts do not move with the load of the host, so two sittings compare to
-# within 0.3 %. They do not see what an instruction waits on (cache misses,
-# page faults): they complement the wall times, not replace them.
+# (bench/score.sh) move with the host's load and memory; these counts do
+# not, so two sittings compare closely (docs/performance.md, How to measure,
+# says how closely). They do not see what an instruction waits on (cache
+# misses, page faults): they complement the wall times, not replace them.
 #
 # One rank only: with several, a rank that waits for another polls in MPI,
-# and its count follows who came first (run to run, 2 ranks at 20k pairs:
-# rank 0's 503M and 522M instructions outside the MPI libraries). On one
-# rank the phases' counts repeat to within 0.03 %, the whole job's to within
-# 0.3 % (the rest moves: start-up, the write, the threads that wake with the clock).
+# and its count follows who came first. On one rank the phases' counts
+# repeat; the whole job's moves a little (start-up, the write, the threads
+# that wake with the clock).
 #
 # A phase is the inclusive count of the function that runs it: read
 # read_corpus_job, vocabulary route_vocabulary, align accumulate, score
 # score_subsets, rank global_ranks_grouped; `rest` is the whole minus those
 # (start-up, the write, the summary).
 #
-# Prints one JSON object. One to two minutes a binary at 100k pairs.
+# Prints one JSON object.
 # Usage: [BASELINE=commit|binary] bench/instructions.sh [PAIRS] [PROFILE]
 set -euo pipefail
 source "$(dirname "$0")/common.sh"

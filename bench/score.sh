@@ -2,14 +2,13 @@
 # Benchmark of `tdcone score` on a corpus shaped like the real ones (synth
 # --profile twitter: the 2.8M-pair Twitter URL corpus; paraphrase: the
 # Shakespeare bitext), against a BASELINE binary in the same run. Speed is a
-# ratio: machines here differ by 2x, so both binaries run in one sitting,
-# alternating, and the best of REPEAT runs of each is kept. The order swaps
-# from one repeat to the next (new, baseline, baseline, new, new, ...): on
-# this host the second run of a pair aligns 0.25-1 s slower whichever
-# binary it is, and a fixed order would hand that slot to the same binary
-# every time (REPEAT=2 or any even count gives each binary each slot as
-# often). As the load of other tenants comes and goes (runs of one binary
-# here spread by 20%), the ratio is also given run by run: run r
+# ratio: machines differ, so both binaries run in one sitting, alternating,
+# and the best of REPEAT runs of each is kept. The order swaps from one
+# repeat to the next (new, baseline, baseline, new, new, ...): the second
+# run of a pair can be slower whichever binary it is, and a fixed order
+# would hand that slot to the same binary every time (REPEAT=2 or any even
+# count gives each binary each slot as often). As the load of other tenants
+# comes and goes, the ratio is also given run by run: run r
 # of the new binary over run r of the baseline, the two next to each other
 # in time, and the median of those (the figure that one lucky run does not
 # move).

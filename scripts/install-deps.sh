@@ -16,7 +16,7 @@ packages=(
   clang libclang-rt-14-dev llvm  # sanitizer and fuzz builds: ASan/UBSan/libFuzzer runtimes, llvm-symbolizer
   python3 python3-h5py python3-numpy python3-matplotlib python3-pandas
   time bc
-  valgrind  # its client-request header: no restart under valgrind (core/memory_pages)
+  valgrind  # callgrind: bench/instructions.sh, bench/asm_costs.py
   cmark  # renders README.md as a reader sees it (tests/e2e/readme_blocks.sh)
   slurm-wlm munge
 )

@@ -2,15 +2,14 @@
 # scripts that start tdcone outside SLURM):
 # - as root, Open MPI refuses to start unless told that is intended;
 # - PMIx tries its munge security plugin first: munge is installed (for SLURM)
-#   but usually not running, and the plugin retries for ~2.5 s on every MPI
+#   but usually not running, and the plugin retries for seconds on every MPI
 #   start, singletons included. Local launches need only the native plugin
 #   (socket credentials).
 # - MPI_Init opens the matching-transport components for Omni-Path (psm2),
 #   InfiniPath (psm) and libfabric (ofi) even on a machine without such a
-#   fabric, where each fails: 0.2 s of every start (0.45 -> 0.25 s for an
-#   empty MPI program here). Where no fabric device exists and the user has
-#   chosen no transport, they are left out; ob1 over shared memory and TCP is
-#   what such a machine uses anyway.
+#   fabric, where each fails, which delays every start. Where no fabric
+#   device exists and the user has chosen no transport, they are left out;
+#   ob1 over shared memory and TCP is what such a machine uses anyway.
 if [ "$(id -u)" -eq 0 ]; then
   export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 fi

@@ -1,8 +1,7 @@
 // What this machine's memory costs, printed beside the score bench's ratios:
 // the engine waits on memory where the baseline waits on page faults, so the
-// ratio moves with the host (a KVM guest with cheap faults and slow caches
-// beyond L2 gave 0.46 where a PVM guest with dear faults gave 0.34). Prints
-// one JSON object:
+// ratio moves with the host: how dear its page faults are, how slow its
+// caches beyond L2. Prints one JSON object:
 // - fault_ms_per_mib: first touch of fresh anonymous memory, on 2 MiB pages
 //   (MADV_HUGEPAGE; the same when the kernel gives none), then on 2 MiB pages
 //   again at once ("2m_just_freed"), then on 4 KiB pages. On a virtual

@@ -17,7 +17,7 @@ void PairAligner::split(std::span<const WordId> x, std::span<const WordId> y, Pa
   // Without a branch on the comparison: each step writes x's word to x\y
   // and x∩y and y's word to y\x, and only the list the comparison picks
   // keeps its word (its count grows). Which list that is is a coin toss on
-  // real pairs, and a branch on it was mispredicted about every other word.
+  // real pairs, so a branch on it would be mispredicted often.
   out.same.resize(std::min(x.size(), y.size()));
   out.x_only.resize(x.size());
   out.y_only.resize(y.size());

@@ -1,4 +1,4 @@
-// tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL, shards and label subsets (SPEC §3-5, §8).
+// tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL, shards and label subsets (docs/spec.md §3-5, §8).
 #include "tdcone/cli/score_command.hpp"
 
 #include <cmath>

@@ -1,4 +1,4 @@
-// tdcone select: distributed batch-mode cynical data selection (SPEC §6, §8 /selection).
+// tdcone select: distributed batch-mode cynical data selection (docs/spec.md §6, §8 /selection).
 #include "tdcone/cli/select_command.hpp"
 
 #include <sys/stat.h>

@@ -1,4 +1,4 @@
-// tdcone sweep: TD-CONE (and TD-CONE_REL) of every score-threshold subset, in one pass (SPEC §5).
+// tdcone sweep: TD-CONE (and TD-CONE_REL) of every score-threshold subset, in one pass (docs/spec.md §5).
 #include "tdcone/cli/sweep_command.hpp"
 
 #include <cstdio>

@@ -44,8 +44,7 @@ class RoundWriter {
     // inbox: room for all that the last round received. The first round
     // ends near `words` in all (or holds the share), about as much to each
     // owner and from each: grown by doubling instead, its boxes were copied
-    // as they grew, and into fresh pages (the 2-rank exchange took 0.14-0.31
-    // s at 2.8M pairs, 0.05 s so).
+    // as they grew, and into fresh pages.
     const std::size_t ranks = outbox_.size();
     const std::uint64_t first_round = first_round_ ? std::min(words, estimated_message_words(share_)) : 0;
     for (std::size_t owner = 0; owner < ranks; ++owner) {
@@ -59,8 +58,8 @@ class RoundWriter {
       written += add_pair(next);
       if ((next & 0x3ff) == 0) note_progress();  // a round can be long: the stall watchdog sees it move
       // The messages grow while the pairs they encode go: not both at once.
-      // Every 64k pairs (about 8 MiB of types): each release flushes the
-      // TLBs of every core and splits the huge pages at its ends.
+      // Every 64k pairs (about 8 MiB of types), not pair by pair: each
+      // release is a call into the kernel, which flushes the TLBs.
       if ((next & 0xffff) == 0) share_.release_types_before(next);
     }
     share_.release_types_before(next);
@@ -264,9 +263,9 @@ SpreadWords accumulate(const boost::mpi::communicator& comm, text::TokenizedShar
   const std::uint64_t round_words = std::max<std::uint64_t>(limits.round_bytes / 4, 1024);
   // The matrix sorts a round's rows by place in 8 bytes each: at most four
   // thirds of the round's bytes, two thirds of a row a word. Enough for a
-  // whole round of a Twitter-shaped corpus (0.48 rows a word on 1 rank, 0.31
-  // on 2): each add() merges every bucket once, and a round split in two
-  // cost a second pass over all the cells held.
+  // whole round of a Twitter-shaped corpus, whose messages carry fewer rows
+  // than words: each add() merges every bucket once, and a round split in
+  // two would cost a second pass over all the cells held.
   const std::size_t max_jobs = std::max<std::size_t>(limits.round_bytes / 6, 1024);
   mpi::Received<std::uint32_t> inbox;
   const std::uint64_t gaps_before = heap_gap_bytes();  // left by earlier stages: theirs

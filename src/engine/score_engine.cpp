@@ -22,17 +22,15 @@ namespace tdcone::engine {
 namespace {
 
 // Rounds of an eighth of a rank's estimated messages (the estimate counts
-// about twice the words sent, so a 700k-pair share makes four rounds): every
+// about twice the words sent, so a share makes about four rounds): every
 // round merges the new cells of each bucket into it, so a few large rounds
 // cost less than many small ones, and buffers that follow the rank's share
 // shrink with the rank count. At most kMaxAutomaticRoundBytes (256 MiB) and a
 // sixteenth of the budget, so the matrix keeps the rest. Also how much
 // larger they would be under any budget (for the advice). The cap binds on
-// large shares only (over some 6.6M Twitter-profile pairs a rank), where the
-// matrix is large too: at 45M pairs on 2 ranks, with rounds of 128 MiB the
-// merges took a quarter of the align; with 256 MiB the align took 6-20 %
-// less in alternated runs, for 2 % more peak memory (docs/performance.md,
-// twenty-first round).
+// large shares only, where the matrix is large too: every round merges all
+// of it, so there fewer, larger rounds copy it fewer times, for a little
+// more memory.
 void set_rounds(AccumulateLimits& limits, const EngineConfig& config, const text::TokenizedShare& share) {
   if (config.round_bytes > 0) {
     limits.round_bytes = config.round_bytes;

@@ -9,8 +9,8 @@ namespace {
 // Marks the words of the share's scored pairs and adds to `row_work` (with
 // more than one rank) what each input word's row will cost its owner: a pair
 // adds about |y| + 1 cells to the row of each of its input words. Most pairs
-// repeat the input before them (92 % of Twitter-shaped ones): a run of them
-// marks its input words and adds their work once.
+// of a Twitter-shaped corpus repeat the input before them (a source over its
+// candidates): a run of them marks its input words and adds their work once.
 void mark_words(const text::TokenizedShare& share, mpi::WordMarks& marks, unsigned input_bit, unsigned output_bit,
                 std::vector<std::uint64_t>& row_work, std::span<const std::uint32_t> group_of_pair = {}) {
   std::span<const text::WordId> run_input;

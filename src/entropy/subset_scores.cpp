@@ -167,7 +167,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const matrix::PartitionedM
   std::vector<std::uint64_t> q_at_p;  // per reference cell and subset: the corpus weight M_q[x][y]
   WeightLogTerms m_log_m(q_scale);
 
-  // KL terms of one reference row x given every subset (SPEC §4).
+  // KL terms of one reference row x given every subset (docs/spec.md §4).
   auto add_relative_terms = [&](std::span<const MatrixCell> p_row) {
     const matrix::WeightScale& p_scale = reference->scale();
     std::uint64_t p_row_total = 0;
@@ -281,7 +281,7 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const matrix::PartitionedM
     score.nnz = nnz[s];
     score.output_types = output_types[s];
     score.total = totals[s];
-    if (score.n_pairs == 0) continue;  // no pair, no score: NaN (SPEC §9), also relative to the reference
+    if (score.n_pairs == 0) continue;  // no pair, no score: NaN (docs/spec.md §9), also relative to the reference
     score.cond_entropy = totals[s] > 0.0 ? logs[s] / totals[s] : 0.0;
     score.tdcone = tdcone_from_entropy(score.cond_entropy, output_types[s]);
     if (reference) {

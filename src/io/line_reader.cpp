@@ -39,8 +39,8 @@ constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
 }
 
 // The first '\n' or '\r' in [p, end), or end: either ends a line. Sixteen
-// bytes a step where SSE2 exists (all x86-64): as fast as the memchr for '\n'
-// alone it replaces, where a byte loop is a quarter as fast.
+// bytes a step where SSE2 exists (all x86-64), as memchr does for '\n'
+// alone; a byte loop would be several times slower.
 const char* find_line_end_sse2(const char* p, const char* end) {
 #ifdef __SSE2__
   const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');

@@ -100,10 +100,10 @@ GroupedRanks global_ranks_grouped(MPI_Comm comm, std::span<const double> keys, s
     splitters.push_back(all_samples[r * all_samples.size() / n_ranks]);
 
   // The items are sorted: rank r's are a run of them, up to splitter r. The
-  // other ranks' runs are copied once, at their size (grown item by item,
-  // boxes took about twice the pages, fresh ones); this rank's own run moves
-  // to the front of the items, which become its box and then, not copied,
-  // the first run received (the runs are merged in any order).
+  // other ranks' runs are copied once, at their size (grown item by item, a
+  // box doubles, is copied and touches about twice its pages); this rank's
+  // own run moves to the front of the items, which become its box and then,
+  // not copied, the first run received (the runs are merged in any order).
   std::vector<std::vector<Item>> outbox(n_ranks);
   auto from = items.begin();
   std::size_t own_size = 0;

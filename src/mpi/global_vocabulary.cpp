@@ -33,8 +33,7 @@ std::uint64_t GlobalVocabulary::count(MPI_Comm comm, unsigned bit) const {
 namespace {
 
 // Words go to owners by a hash, which spreads them evenly but not their
-// rows' work: a few frequent input words carry much of the cell updates (at
-// 2.8M Twitter pairs on 2 ranks, one owner had 6.5 % more than the other).
+// rows' work: a few frequent input words carry much of the cell updates.
 // Each of kPlacements seeds spreads the words differently; the one whose
 // busiest owner has the least work places them. Only the heavy words are
 // weighed: the many light ones even out under any seed.

@@ -49,7 +49,7 @@ SelectionTable selection_table(const boost::mpi::communicator& comm, const selec
     table.add(r.pair_id, r.delta_h, r.penalty, r.gain, r.cross_entropy, stats.lexicon[r.root_word], r.wge,
               table.pair_id.size() < selection.stop_rank ? 0 : cut);
   // After the ranked lines: those already in the seed, then those left out by --where, then junk and bad lines
-  // (SPEC §6), each in input order.
+  // (docs/spec.md §6), each in input order.
   const auto pass_of = [](std::uint8_t flag) { return flag == schema::in_seed ? 0 : flag == schema::left_out ? 1 : 2; };
   for (const int pass : {0, 1, 2})
     for (const auto& part : all_junk)

@@ -39,7 +39,7 @@ std::uint32_t line_length(const text::TokenizedShare& share, std::size_t i, Side
   return (side != Side::tgt ? share.src_len[i] : 0) + (side != Side::src ? share.tgt_len[i] : 0);
 }
 
-// Junk for selection (SPEC §6): a bad line, or no tokens, or more than the cap.
+// Junk for selection (docs/spec.md §6): a bad line, or no tokens, or more than the cap.
 bool junk_line(const text::TokenizedShare& share, std::size_t i, Side side, std::uint32_t length_cap) {
   const std::uint32_t length = line_length(share, i, side);
   return (share.flags[i] & schema::bad_line) || length == 0 || length > length_cap;

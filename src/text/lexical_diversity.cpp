@@ -251,9 +251,9 @@ void NgramOverlap::set_input(std::span<const WordId> input) {
 
 NgramMatches NgramOverlap::match(std::span<const WordId> output) {
   // Two passes: each output word's unigram class, and the positions of the
-  // words in the input gathered, without a branch (a word is in the input
-  // about one time in four or five, in no pattern: a branch on it, word by
-  // word, was often mispredicted); then the n-grams from those positions
+  // words in the input gathered, without a branch (whether an output word
+  // is in the input follows no pattern, so a branch on it, word by word,
+  // would be mispredicted often); then the n-grams from those positions
   // only. A match is taken from the input's counts left without a branch too.
   NgramMatches matches{};
   left_ = input_count_;

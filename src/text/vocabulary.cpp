@@ -35,8 +35,7 @@ bool same_bytes(const char* a, const char* b, std::size_t n) {
 
 // The n <= kShortWord bytes at p as one little-endian number, zero-padded.
 // One load and a mask where the page allows (nearly always): a branch on the
-// length, a coin toss word by word, was mispredicted for two short words in
-// five.
+// length, a coin toss word by word, would be mispredicted often.
 // Else overlapping loads as same_bytes(), none past n.
 constexpr std::array<std::uint64_t, kShortWord + 1> kLowBytes = [] {  // the low n bytes of a word
   std::array<std::uint64_t, kShortWord + 1> masks{};
@@ -126,8 +125,7 @@ WordId Vocabulary::intern(std::string_view word) { return intern(word, key_of(wo
 // change nothing: the interning itself is word by word, each as intern(word).
 //
 // The table in locals and the adding of a new word out of line: with
-// add() inlined in the loop, GCC kept the loop's pointers on the stack
-// (93 instructions a word, 74 so).
+// add() inlined in the loop, GCC kept the loop's pointers on the stack.
 void Vocabulary::intern(std::span<const std::string_view> words, std::vector<WordId>& ids) {
   const std::size_t count = words.size();
   keys_.resize(count);

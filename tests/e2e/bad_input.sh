@@ -46,7 +46,7 @@ expect_failure 2 "embeddings.txt" -- run_mpi 2 score --input bad.tsv --max-bad-f
 [ ! -e x.h5 ] || fail "output written despite errors"
 echo "ok: missing files and bad options are refused"
 
-# An empty file has no usable line: an error, not TD-CONE 0 (SPEC §9).
+# An empty file has no usable line: an error, not TD-CONE 0 (docs/spec.md §9).
 expect_failure 1 "empty.tsv (the corpus, --input): no usable line: the input is empty" -- run_mpi 2 score --input empty.tsv --output empty.h5
 [ ! -e empty.h5 ] || fail "output written for an empty input"
 echo "ok: an empty file is refused (no usable line)"

@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Compare two tdcone HDF5 results: same groups, datasets and attributes,
-every value identical, floats to the bit (SPEC §9: order-free accumulation,
+every value identical, floats to the bit (docs/spec.md §9: order-free accumulation,
 so any rank count and any --memory budget give the same numbers).
 Attributes that describe the run itself (n_ranks, created, config, phase
 times, memory) or its input files (the group /inputs, or an older result's

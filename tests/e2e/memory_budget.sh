@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# --memory (SPEC §9): two very different budgets give the same bits on 1-4
+# --memory (docs/spec.md §9): two very different budgets give the same bits on 1-4
 # ranks; a budget too small for the shares or for the matrix stops every
 # rank early with exit status 2, what it needs, and no output file.
 source "$(dirname "$0")/lib.sh"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# No silent zeros (SPEC §9, issue 10): an input with no usable line, or with
+# No silent zeros (docs/spec.md §9, issue 10): an input with no usable line, or with
 # more bad lines than --max-bad-fraction, stops every rank with exit status 1
 # and a message naming the file and the first reasons; scores that do not
 # exist (bad lines, empty shards, empty sweep subsets) are NaN in the file and

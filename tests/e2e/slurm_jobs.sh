@@ -199,7 +199,8 @@ echo "ok: nightly.sbatch seeds from all lines selected before (seeds ${seed_line
 # may never finish. So the test sends that very warning itself, to the batch
 # shell as B: does (scancel --batch --signal=USR1), once the selection has
 # selected for 2 s; the requeued run is not warned again and finishes. 400k lines
-# selected one by one take about 15 s here.
+# selected one by one last long enough for the warning to reach a running
+# selection.
 "$TDCONE" synth --pairs 400000 --seed 32 --output big.tsv
 "$TDCONE" synth --pairs 2000 --seed 32 --first-pair 9000000 --junk-fraction 0 --output big-reference.tsv
 cat >requeue.toml <<TOML

@@ -12,8 +12,8 @@ cd "$WORK"
 score=(score --input corpus.tsv --score-col 3 --reference reference.tsv --progress-every 0)
 run_mpi 2 "${score[@]}" --output free.h5 >/dev/null 2>free.err || fail "the default budget: $(cat free.err)"
 
-# 75M: refused late in aligning (with 10-byte cells the run peaks at about
-# 84M a rank), with room either side so the test does not sit on the edge.
+# 75M: refused late in aligning, below the run's peak, with room either
+# side so the test does not sit on the edge.
 for budget in 8 60 75; do
   bounded 120 2 "does not fit --memory" -- run_mpi 2 "${score[@]}" --memory "${budget}M" --output refused.h5
   [ ! -e refused.h5 ] && ! ls refused.h5.* >/dev/null 2>&1 || fail "output left by a refused --memory ${budget}M"

@@ -50,7 +50,8 @@ whole="a whole number from"
 u64="a whole number from 0 to 18446744073709551615"
 huge=99999999999999999999
 
-# Runaway values: fast, small, refused (10^8 shards of 40 lines took 19 GB and > 100 s).
+# Runaway values: fast, small, refused (an unbounded shard count would take
+# the machine's memory and minutes).
 for n in 1 2; do
   (ulimit -v 4000000
    bounded 60 2 "--shards: 100000000 is more than the 40 usable lines" -- \

@@ -1,5 +1,5 @@
 #pragma once
-// An independent expectation for the score engine: SPEC §3's TD-CONE with
+// An independent expectation for the score engine: docs/spec.md §3's TD-CONE with
 // --align uniform, computed the naive way (a map of maps, plain double sums)
 // from each pair's word types. It shares no code with the engine, so a test
 // on one rank compares the engine with something other than itself.
@@ -15,7 +15,7 @@ namespace tdcone::test_support {
 using TypeSet = std::set<std::uint32_t>;
 using NaivePair = std::pair<TypeSet, TypeSet>;  // (input types, output types)
 
-/// TD-CONE of `pairs` (SPEC §3, uniform alignment): the matrix M of counts,
+/// TD-CONE of `pairs` (docs/spec.md §3, uniform alignment): the matrix M of counts,
 /// then H(Y|X) / ln(|V_y| + 1). Row and column ids are the types; NULL is
 /// a key no type has.
 inline double naive_tdcone(const std::vector<NaivePair>& pairs) {

@@ -1,4 +1,4 @@
-// TD-CONE by hand (SPEC §3): one test per alignment rule, plus the worked example.
+// TD-CONE by hand (docs/spec.md §3): one test per alignment rule, plus the worked example.
 #include <gtest/gtest.h>
 #include <mpi.h>
 

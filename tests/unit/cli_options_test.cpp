@@ -1,5 +1,5 @@
 // Option values: the rules every numeric and named option follows, and the
-// messages for a bad value on the command line or in a TOML config (SPEC §7).
+// messages for a bad value on the command line or in a TOML config (docs/spec.md §7).
 #include "tdcone/cli/options.hpp"
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Exact sums (SPEC §9): the same bits whatever the order of the terms or
+// Exact sums (docs/spec.md §9): the same bits whatever the order of the terms or
 // how they are split over ranks.
 #include "tdcone/core/exact_sum.hpp"
 

@@ -1,6 +1,6 @@
 // The scores of the corpus and of its subsets (entropy/subset_scores.hpp) by
-// hand on tiny corpora: H(Y|X) and TD-CONE (SPEC §3) of subsets whose cells
-// come from one group or several, and TD-CONE_REL (SPEC §4): KL_pq, KL_pu
+// hand on tiny corpora: H(Y|X) and TD-CONE (docs/spec.md §3) of subsets whose cells
+// come from one group or several, and TD-CONE_REL (docs/spec.md §4): KL_pq, KL_pu
 // and their ratio.
 #include "tdcone/entropy/subset_scores.hpp"
 
@@ -114,7 +114,7 @@ TEST(SubsetScores, NestedSubsetsSumTheirGroupsCells) {
   EXPECT_NEAR(s[2].tdcone, 1.0, 1e-15);
 }
 
-// A subset without pairs has no score (SPEC §9): NaN, not 0.
+// A subset without pairs has no score (docs/spec.md §9): NaN, not 0.
 TEST(SubsetScores, ASubsetWithoutPairsIsNaN) {
   Corpus c;
   c.add("a", "b");

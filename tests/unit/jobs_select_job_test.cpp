@@ -1,5 +1,5 @@
 // The select job (jobs/select_job.hpp) on one rank: the corpora read on
-// their sides, SEED lines flagged, the ranking of SPEC §6's worked example
+// their sides, SEED lines flagged, the ranking of docs/spec.md §6's worked example
 // summed up, and the checkpoint path owned from start to end.
 #include "tdcone/jobs/select_job.hpp"
 
@@ -24,7 +24,7 @@ namespace fs = std::filesystem;
 
 class SelectJob : public ::testing::Test {
  protected:
-  // SPEC §6's worked example: REPR a b / a c; AVAIL a b / c c d / e, one
+  // docs/spec.md §6's worked example: REPR a b / a c; AVAIL a b / c c d / e, one
   // sentence a line.
   SelectConfig worked_example() {
     SelectConfig config;

@@ -1,4 +1,4 @@
-// The row-partitioned matrix of the score engine (SPEC §9): cells summed
+// The row-partitioned matrix of the score engine (docs/spec.md §9): cells summed
 // exactly whatever the rounds, keys that hold the vocabulary.
 #include <gtest/gtest.h>
 

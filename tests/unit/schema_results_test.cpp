@@ -13,7 +13,7 @@
 namespace tdcone::schema {
 namespace {
 
-TEST(SchemaTest, FlagBitsKeepTheirValues) {  // SPEC §8: new bits are added, never renumbered
+TEST(SchemaTest, FlagBitsKeepTheirValues) {  // docs/spec.md §8: new bits are added, never renumbered
   EXPECT_EQ(bad_line, 1);
   EXPECT_EQ(junk, 2);
   EXPECT_EQ(not_selected, 4);

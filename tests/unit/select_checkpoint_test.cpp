@@ -1,4 +1,4 @@
-// Selection checkpoints (SPEC §9): a resumed selection is the uninterrupted
+// Selection checkpoints (docs/spec.md §9): a resumed selection is the uninterrupted
 // one; damaged, foreign or inconsistent checkpoints are refused with a
 // message, never crash and never continue; files that are not checkpoints are
 // never replaced or removed; the input fingerprint follows the lines, not the ranks.

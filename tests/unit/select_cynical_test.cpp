@@ -1,4 +1,4 @@
-// Cynical selection by hand (SPEC §6): word classes, WGE, penalty, gain, ΔH,
+// Cynical selection by hand (docs/spec.md §6): word classes, WGE, penalty, gain, ΔH,
 // the first pick, batches with duplicates, the second pass, junk, SEED.
 #include <gtest/gtest.h>
 #include <mpi.h>

@@ -1,4 +1,4 @@
-// Synthetic corpus generator: SPEC §7 `tdcone synth` (synth/synth.cpp):
+// Synthetic corpus generator: docs/spec.md §7 `tdcone synth` (synth/synth.cpp):
 // zstd output, --labels over either profile, zero pairs, standard output
 // and an unwritable path. Each profile's corpora: synth_paraphrase_profile_test.cpp,
 // synth_twitter_profile_test.cpp.

@@ -1,4 +1,4 @@
-// Tokenizer against a plain reference (SPEC §2 "Tokenization"): on many
+// Tokenizer against a plain reference (docs/spec.md §2 "Tokenization"): on many
 // random strings of ASCII, punctuation, multi-byte letters, spaces, case-folding
 // specials and broken bytes, the fast tokenizer gives exactly the reference's
 // tokens, for both kinds, with and without lowercasing.

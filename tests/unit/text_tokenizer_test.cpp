@@ -1,4 +1,4 @@
-// Tokenizer: SPEC §2 "Tokenization".
+// Tokenizer: docs/spec.md §2 "Tokenization".
 #include <gtest/gtest.h>
 #include <utf8proc.h>
 

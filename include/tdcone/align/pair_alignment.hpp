@@ -1,5 +1,5 @@
 #pragma once
-// How one sentence pair adds to the alignment count matrix (SPEC §3, paper
+// How one sentence pair adds to the alignment count matrix (docs/spec.md §3, paper
 // Algorithms 1 and 2), and its own TD-CONE.
 #include <cstdint>
 #include <span>

@@ -1,6 +1,6 @@
 #pragma once
 // Registering command-line options so that a TOML config can supply them and
-// the effective configuration can be written back as TOML (SPEC §7).
+// the effective configuration can be written back as TOML (docs/spec.md §7).
 #include <CLI/CLI.hpp>
 #include <toml++/toml.h>
 

@@ -16,7 +16,7 @@ namespace tdcone::config {
 /// --on-bad-line: flag bad lines and go on, or stop at the first one.
 enum class OnBadLine { skip, fail };
 
-/// What a command does with bad lines (SPEC §2, §9).
+/// What a command does with bad lines (docs/spec.md §2, §9).
 struct BadLinePolicy {
   OnBadLine on_bad_line = OnBadLine::skip;  // --on-bad-line
   double max_bad_fraction = 0.5;     // --max-bad-fraction: more bad lines than this fraction of the lines is an error
@@ -26,7 +26,7 @@ struct BadLinePolicy {
   std::string two_file_options;
 };
 
-/// Which corpus, how to read and tokenize it (SPEC §2).
+/// Which corpus, how to read and tokenize it (docs/spec.md §2).
 struct CorpusConfig {
   std::vector<std::string> inputs;
   // A parallel two-file corpus instead of --input: line k of src file i and
@@ -75,7 +75,7 @@ struct LabelConfig {
   void apply(text::ReadOptions& read) const;
 };
 
-/// Where and how the HDF5 result is written (SPEC §8).
+/// Where and how the HDF5 result is written (docs/spec.md §8).
 struct OutputConfig {
   std::string output;
   bool force = false;
@@ -86,7 +86,7 @@ struct OutputConfig {
   void check_target(bool warn) const;
 };
 
-/// How pairs are aligned (SPEC §3) and how much memory a rank may use (SPEC §9).
+/// How pairs are aligned (docs/spec.md §3) and how much memory a rank may use (docs/spec.md §9).
 struct EngineSettings {
   align::AlignMode align = align::AlignMode::uniform;
   std::string embeddings;
@@ -94,7 +94,7 @@ struct EngineSettings {
   std::string round_size;  // bytes a rank sends per exchange round; empty: automatic
 };
 
-/// The reference set of TD-CONE_REL (SPEC §4); read with the corpus options,
+/// The reference set of TD-CONE_REL (docs/spec.md §4); read with the corpus options,
 /// or, as --reference-src-file/--reference-tgt-file, two sets of files whose
 /// lines are whole sides (as --src-file/--tgt-file).
 struct ReferenceConfig {

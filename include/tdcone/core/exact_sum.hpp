@@ -1,5 +1,5 @@
 #pragma once
-// Order-free sums (SPEC §9): terms are added as 128-bit fixed-point integers,
+// Order-free sums (docs/spec.md §9): terms are added as 128-bit fixed-point integers,
 // so a sum has the same bits whatever the order of its terms, the rank count
 // or the chunk size, and the total is rounded to double once.
 #include <cmath>

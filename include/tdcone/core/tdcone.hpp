@@ -1,5 +1,5 @@
 #pragma once
-// TD-CONE from a conditional entropy (SPEC §3).
+// TD-CONE from a conditional entropy (docs/spec.md §3).
 #include <cstdint>
 
 namespace tdcone {

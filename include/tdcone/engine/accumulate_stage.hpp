@@ -2,7 +2,8 @@
 // Score engine, stage "align": aligns the pairs of a rank's share in rounds
 // and sends each pair's rows to the ranks that own them, which add the
 // cells to their part of M. A message carries a pair's y\x once and its row
-// words, not every cell: a Twitter-shaped pair has ~166 cells but ~20 rows.
+// words, not every cell: a pair's cells are its rows times its y\x, many
+// more than its rows.
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>

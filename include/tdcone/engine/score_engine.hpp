@@ -1,5 +1,5 @@
 #pragma once
-// The score engine (SPEC §3-5, §9): from tokenized shares to corpus, pair,
+// The score engine (docs/spec.md §3-5, §9): from tokenized shares to corpus, pair,
 // subset and reference scores, as a pipeline of stages, one per file
 // (read_stage makes the shares):
 //   vocabulary_stage  global word ids, row owners, output-word marks
@@ -28,9 +28,9 @@ namespace tdcone::engine {
 inline constexpr std::uint64_t kMaxAutomaticRoundBytes = std::uint64_t{256} << 20;
 
 struct EngineConfig {
-  align::AlignMode align = align::AlignMode::uniform;  // SPEC §3 rule 2 (--align)
+  align::AlignMode align = align::AlignMode::uniform;  // docs/spec.md §3 rule 2 (--align)
   std::string embeddings;         // static word vectors for --align static; empty: uniform over y\x
-  double rel_lambda = 0.1;        // SPEC §4 smoothing of Q (--rel-lambda)
+  double rel_lambda = 0.1;        // docs/spec.md §4 smoothing of Q (--rel-lambda)
   std::uint64_t memory_bytes = 0; // per rank (--memory): round buffers and the rank's part of M must fit
   std::uint64_t machine_bytes = 0; // this machine's budget per rank (default_memory_budget): the most to advise
   std::uint64_t round_bytes = 0;  // messages a rank sends per exchange round (--round-size); 0: automatic

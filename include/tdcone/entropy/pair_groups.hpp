@@ -1,6 +1,6 @@
 #pragma once
-// Which subsets each pair belongs to: the corpus, shards (SPEC §5 --shards),
-// score-threshold subsets and their samples (SPEC §5 sweep).
+// Which subsets each pair belongs to: the corpus, shards (docs/spec.md §5 --shards),
+// score-threshold subsets and their samples (docs/spec.md §5 sweep).
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// TD-CONE (SPEC §3) and TD-CONE_REL (SPEC §4) of the corpus and of subsets
+// TD-CONE (docs/spec.md §3) and TD-CONE_REL (docs/spec.md §4) of the corpus and of subsets
 // of it (shards, threshold subsets), from one row-partitioned matrix.
 #include <mpi.h>
 
@@ -29,7 +29,7 @@ struct SubsetScore {
   std::uint64_t n_pairs = 0;       // scored pairs in the subset
   std::uint64_t nnz = 0;           // non-zero cells of its matrix
   std::uint64_t output_types = 0;  // |V_y|, NULL not counted
-  // A subset without pairs has no scores: NaN here and in kl_* (SPEC §9).
+  // A subset without pairs has no scores: NaN here and in kl_* (docs/spec.md §9).
   double total = 0.0;              // T = Σ M
   double cond_entropy = std::numeric_limits<double>::quiet_NaN();  // H(Y|X), nats
   double tdcone = std::numeric_limits<double>::quiet_NaN();

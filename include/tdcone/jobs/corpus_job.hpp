@@ -67,7 +67,7 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
                            const config::ReferenceConfig& reference, const entropy::PairGroups& groups,
                            std::span<const std::uint32_t> rank_groups = {}, std::uint32_t rank_group_count = 0);
 
-/// `/corpus` (SPEC §8) from subset 0, and the run's phase times and memory on `/`.
+/// `/corpus` (docs/spec.md §8) from subset 0, and the run's phase times and memory on `/`.
 void write_corpus_group(hdf5::OutputFile& file, const JobScores& scores, bool with_reference);
 
 /// Adds the time of writing the output to the phases (after the file is written).

@@ -1,6 +1,6 @@
 #pragma once
 // tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL, shards and
-// label subsets (SPEC §3-5, §8), read, scored and written.
+// label subsets (docs/spec.md §3-5, §8), read, scored and written.
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// tdcone select: distributed batch-mode cynical data selection (SPEC §6, §8
+// tdcone select: distributed batch-mode cynical data selection (docs/spec.md §6, §8
 // /selection), with checkpoints on SIGTERM/SIGUSR1 and on a timer, and resume.
 #include <boost/mpi/communicator.hpp>
 

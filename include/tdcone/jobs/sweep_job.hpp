@@ -1,5 +1,5 @@
 #pragma once
-// tdcone sweep: TD-CONE (and TD-CONE_REL) of every score-threshold subset, in one pass (SPEC §5).
+// tdcone sweep: TD-CONE (and TD-CONE_REL) of every score-threshold subset, in one pass (docs/spec.md §5).
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>

@@ -28,7 +28,7 @@ void check_tdcone_result(const hdf5::Reader& reader, const std::string& path);
 
 /// Throws IoError (exit status 1), saying what writes it, unless the result
 /// `path` has the table `group` ("/pairs") with every required column of its
-/// schema::Table (SPEC §8), each column the schema knows stored in its type
+/// schema::Table (docs/spec.md §8), each column the schema knows stored in its type
 /// (a /pairs/tdcone of strings is refused), all of one length and, in the
 /// tables of one row a line (/pairs, /balance, /selection), of n_lines rows.
 /// Only the dataspaces are read: a column that claims more rows is refused

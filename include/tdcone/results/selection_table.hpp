@@ -1,5 +1,5 @@
 #pragma once
-// The /selection table of a selection (SPEC §6, §8), built on rank 0 and written.
+// The /selection table of a selection (docs/spec.md §6, §8), built on rank 0 and written.
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 #pragma once
-// Writing a result (SPEC §8): the run's attributes and inputs, /pairs, the
+// Writing a result (docs/spec.md §8): the run's attributes and inputs, /pairs, the
 // small per-subset tables (/shards, /sweep, /labels, /combinations), /corpus.
 #include <boost/mpi/communicator.hpp>
 
@@ -24,7 +24,7 @@ void set_attribute(hdf5::OutputFile& file, const schema::Attribute& attribute, c
 /// The path of `file` as a run records it (`/inputs` `path`): absolute, normalized.
 std::string recorded_path(const io::InputFile& file);
 
-/// Root attributes of SPEC §8, and the group `/inputs`: a row per input file,
+/// Root attributes of docs/spec.md §8, and the group `/inputs`: a row per input file,
 /// `path` (absolute), `size` (bytes; a stream's: the bytes it delivered,
 /// share.file_sizes), `lines` and `fingerprint`
 /// (io::LineFingerprint), from `share` (the share read from `inputs`). Collective.

@@ -1,5 +1,5 @@
 #pragma once
-// The bits of every `flags` column (/pairs, /selection, /balance; SPEC §8).
+// The bits of every `flags` column (/pairs, /selection, /balance; docs/spec.md §8).
 // New bits are added, never renumbered: results and scripts keep their meaning.
 #include <cstdint>
 #include <vector>

@@ -1,5 +1,5 @@
 #pragma once
-// The layout of a tdcone result file (SPEC §8): every group, column and
+// The layout of a tdcone result file (docs/spec.md §8): every group, column and
 // attribute tdcone writes, with its stored type and when it is present. The
 // writers, export, info and the checks take the names from here; the Python
 // scripts from scripts/tdcone_schema.json, which is json() (schema_json.hpp).
@@ -338,7 +338,7 @@ struct Table {
   std::vector<std::string> required_columns() const;
 };
 
-/// Every group but the root, in the order of SPEC §8.
+/// Every group but the root, in the order of docs/spec.md §8.
 const std::vector<Table>& tables();
 /// The table of `group` ("/pairs"), or nullptr.
 const Table* find_table(std::string_view group);

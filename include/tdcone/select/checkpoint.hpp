@@ -1,5 +1,5 @@
 #pragma once
-// Checkpoints of a selection (SPEC §9). A checkpoint file is
+// Checkpoints of a selection (docs/spec.md §9). A checkpoint file is
 //   "tdcone-checkpoint-2\n"   magic and format version,
 //   16 bytes                 XXH3-128 of the rest (canonical, big-endian),
 //   40 bytes                 the Fingerprint (5 × u64, host order),

@@ -23,7 +23,7 @@ struct Corpora {
   std::optional<Side> representative_side, unadapted_side, seed_side;
 };
 
-/// The sorted union of every rank's words, and the counts of SPEC §6, each
+/// The sorted union of every rank's words, and the counts of docs/spec.md §6, each
 /// corpus counted on its side (`side` for AVAIL and for the others unless
 /// Corpora sets theirs). `lexicon_id` maps local word ids to lexicon ids. Collective.
 Statistics gather_statistics(const boost::mpi::communicator& comm, const Corpora& corpora, Side side,

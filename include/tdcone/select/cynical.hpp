@@ -1,5 +1,5 @@
 #pragma once
-// Batch-mode cynical data selection (SPEC §6; Axelrod's "cynical selection"),
+// Batch-mode cynical data selection (docs/spec.md §6; Axelrod's "cynical selection"),
 // distributed: AVAIL is sharded over ranks, the model counts are replicated,
 // and every iteration the ranks exchange their best candidates, so the
 // ranking is the same for any number of ranks.
@@ -115,7 +115,7 @@ struct Selection {
   bool interrupted = false;        // stopped by Interrupt::poll (a checkpoint was saved)
 };
 
-/// Word classes of SPEC §6 (true = selectable in the first pass).
+/// Word classes of docs/spec.md §6 (true = selectable in the first pass).
 std::vector<bool> selectable_words(const Statistics& stats, const CynicalOptions& options);
 
 /// Ranks every line of every rank's `lines`, continuing from `resume` when

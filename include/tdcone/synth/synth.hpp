@@ -1,5 +1,5 @@
 #pragma once
-// Deterministic synthetic parallel corpus (SPEC §7 `tdcone synth`).
+// Deterministic synthetic parallel corpus (docs/spec.md §7 `tdcone synth`).
 #include <cstdint>
 #include <string>
 

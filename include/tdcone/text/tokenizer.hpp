@@ -1,5 +1,5 @@
 #pragma once
-// Splitting sentences into word tokens (SPEC §2 "Tokenization").
+// Splitting sentences into word tokens (docs/spec.md §2 "Tokenization").
 #include <string>
 #include <string_view>
 #include <utility>
