@@ -88,13 +88,11 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words) {
   // The jobs by row straight from the messages: a row's new cells are summed
   // in a table that stays in cache, and a bucket's are sorted and merged in one go.
   place_jobs([words](auto visit) {
-    for (std::size_t at = 0; at < words.size(); at += pair_rows::length(&words[at])) {
-      const std::uint32_t* header = &words[at];
-      const std::uint32_t n_rows = header[2] + header[3];
-      const std::uint32_t* rows = header + pair_rows::kHeaderWords + header[1];
-      const auto message = static_cast<std::uint32_t>(at);
-      for (std::uint32_t k = 0; k < n_rows; ++k) visit(rows[k], message, k);
-      if (header[4] & pair_rows::null_row) visit(0, message, n_rows);  // NULL: global id 0
+    for (std::size_t at = 0; at < words.size();) {
+      const pair_message::Reader message(&words[at]);
+      const auto offset = static_cast<std::uint32_t>(at);
+      message.for_each_row([&visit, offset](std::uint32_t row, std::uint32_t index) { visit(row, offset, index); });
+      at += message.length();
     }
   });
   add_placed(words);
@@ -165,21 +163,21 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
           __builtin_prefetch(ahead + 15);
         }
         const PlacedJob& job = jobs[k];
-        const std::uint32_t* header = words.data() + job.message;
-        const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
-        const std::uint32_t* yo = header + pair_rows::kHeaderWords;
-        const std::uint32_t table_group = table_keys.group(group);
+        const pair_message::Reader message(words.data() + job.message);
+        const std::uint32_t n_yo = message.n_yo(), n_same = message.n_same(), n_xo = message.n_xo();
+        const std::uint32_t* yo = message.yo();
+        const std::uint32_t table_group = table_keys.group(message.group());
         make_room(std::size_t{n_yo} + 1);
         if (job.index < n_same) {  // rule 1
           m += spread(table_group, &row, 1, constant(one), false);
           ++updates;
-        } else if (job.index == n_same + n_rows) {  // rule 3
+        } else if (job.index == n_same + n_xo) {  // rule 3
           m += spread(table_group, yo, n_yo, constant(share_of(n_yo)), false);
           updates += n_yo;
-        } else if (flags & pair_rows::weighted) {  // rule 2, static
-          const std::uint32_t* w = yo + n_yo + n_same + n_rows + std::size_t{2} * (job.index - n_same) * n_yo;
+        } else if (message.flags() & pair_message::weighted) {  // rule 2, static
+          const std::uint32_t* w = message.weights_of(job.index);
           if (n_yo == 0) m += spread(table_group, yo, 0, constant(one), true), ++updates;  // NULL takes it all
-          m += spread(table_group, yo, n_yo, [w](std::size_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); }, false);
+          m += spread(table_group, yo, n_yo, [w](std::size_t t) { return pair_message::Reader::weight(w, t); }, false);
           updates += n_yo;
         } else {  // rule 2, uniform: y\x and NULL (column 0)
           m += spread(table_group, yo, n_yo, constant(share_of(n_yo + 1)), true);

@@ -8,11 +8,11 @@
 // Storage follows the data: rows are spread over buckets, each a block of
 // exactly its size: where each of its rows ends, then its stored cells
 // sorted by row and key, 8 bytes each (cell.hpp), then the few weights that
-// need more bits (and where their cells are). A round's messages are
-// sorted by row; a row's new cells are summed in a hash table that stays in
-// L1 and taken out in key order (with one group, the table's own order: the
-// column codes); a bucket's are then merged with its block into a new one,
-// row by row: no slack, about 8 bytes a non-zero.
+// need more bits (and where their cells are). A round's messages
+// (pair_message.hpp) are sorted by row; a row's new cells are summed in a
+// hash table that stays in L1 and taken out in key order (with one group,
+// the table's own order: the column codes); a bucket's are then merged with
+// its block into a new one, row by row: no slack, about 8 bytes a non-zero.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -26,6 +26,7 @@
 #include "tdcone/core/page_pool.hpp"
 #include "tdcone/mpi/global_vocabulary.hpp"
 #include "tdcone/matrix/cell.hpp"
+#include "tdcone/matrix/pair_message.hpp"
 
 namespace tdcone::matrix {
 
@@ -40,38 +41,6 @@ struct MatrixLayout : CellEncoding {
   static MatrixLayout make(const mpi::GlobalVocabulary& vocabulary, int rank, std::size_t groups);
   /// The same rows and buckets with another group count (the reference matrix).
   MatrixLayout with_groups(std::size_t groups) const;
-};
-
-/// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
-/// words: the wire format of the score engine. A message carries y\x once,
-/// not every cell: a Twitter-shaped pair has ~166 cells but ~20 rows.
-///   group, |y\x|, n_same, n_rows, flags,
-///   y\x ids, the ids of the rows of rule 1 (same), of rule 2 (x\y),
-///   with flag `weighted`: n_rows × |y\x| fixed-point weights, low word first.
-namespace pair_rows {
-inline constexpr std::size_t kHeaderWords = 5;
-enum Flag : std::uint32_t {
-  null_row = 1,  // rule 3: the NULL row gets 1/|y\x| on each of y\x
-  weighted = 2,  // rule 2 by the given weights (static); else 1/(|y\x|+1) to y\x and NULL
-};
-
-/// Words of the message whose header is at `header`.
-inline std::size_t length(const std::uint32_t* header) {
-  const std::size_t n_yo = header[1], n_same = header[2], n_rows = header[3];
-  return kHeaderWords + n_yo + n_same + n_rows + (header[4] & weighted ? 2 * n_rows * n_yo : 0);
-}
-/// Rows (jobs) of the message whose header is at `header`: its same and x\y rows, and NULL's.
-inline std::size_t row_count(const std::uint32_t* header) {
-  return std::size_t{header[2]} + header[3] + (header[4] & null_row ? 1 : 0);
-}
-}  // namespace pair_rows
-
-/// One row of a message: rows [0, n_same) of rule 1, then the n_rows of
-/// rule 2, then (index n_same + n_rows) the NULL row.
-struct RowJob {
-  std::uint32_t row;      // global id (NULL = 0)
-  std::uint32_t message;  // offset of the message header in the words
-  std::uint32_t index;
 };
 
 class PartitionedMatrix {
@@ -93,8 +62,8 @@ class PartitionedMatrix {
  public:
   PartitionedMatrix(MatrixLayout layout, WeightScale scale);
 
-  /// Adds the cells of every row of the messages in `words` (whole
-  /// messages, all rows owned by this rank), bucket by bucket.
+  /// Adds the cells of every row of the messages (pair_message.hpp) in
+  /// `words` (whole messages, all rows owned by this rank), bucket by bucket.
   void add(std::span<const std::uint32_t> words);
   /// Adds the cells of `jobs` only, rows of the messages in `words` owned by
   /// this rank, bucket by bucket.
