@@ -22,8 +22,6 @@ namespace {
 
 using text::WordId;
 
-using matrix::pair_rows::kHeaderWords;
-
 // Builds one round's messages, pair by pair.
 class RoundWriter {
  public:
@@ -133,9 +131,7 @@ class RoundWriter {
       const double* shares = split_.shares.data();
       for (WordId w : split_.x_only)
         for (std::size_t t = 0; t < split_.y_only.size(); ++t) {
-          const std::uint64_t fixed = scale_.fixed(*shares++);
-          weights_[owner_of[w]].push_back(static_cast<std::uint32_t>(fixed));
-          weights_[owner_of[w]].push_back(static_cast<std::uint32_t>(fixed >> 32));
+          weights_[owner_of[w]].push_back(scale_.fixed(*shares++));
         }
     }
     const bool null_row = split_.null_row();
@@ -143,17 +139,14 @@ class RoundWriter {
 
     std::uint64_t written = 0;
     for (std::uint32_t owner : touched_) {
-      auto& box = outbox_[owner];
-      std::uint32_t flags = 0;
-      if (null_row && owner == 0) flags |= matrix::pair_rows::null_row;
-      if (weighted) flags |= matrix::pair_rows::weighted;
-      const std::uint32_t n_same = n_same_[owner], n_rows = n_rows_[owner];
-      box.insert(box.end(), {group, static_cast<std::uint32_t>(y_only_.size()), n_same, n_rows, flags});
-      box.insert(box.end(), y_only_.begin(), y_only_.end());
-      box.insert(box.end(), same_[owner].begin(), same_[owner].begin() + n_same);
-      box.insert(box.end(), rows_[owner].begin(), rows_[owner].begin() + n_rows);
-      box.insert(box.end(), weights_[owner].begin(), weights_[owner].end());
-      written += kHeaderWords + y_only_.size() + n_same + n_rows + weights_[owner].size();
+      written += matrix::pair_message::append(
+          outbox_[owner], {.group = group,
+                           .yo = y_only_,
+                           .same = {same_[owner].data(), n_same_[owner]},
+                           .xo = {rows_[owner].data(), n_rows_[owner]},
+                           .weights = weights_[owner],
+                           .null_row = null_row && owner == 0,
+                           .weighted = weighted});
       n_same_[owner] = 0;
       n_rows_[owner] = 0;
       weights_[owner].clear();
@@ -168,7 +161,8 @@ class RoundWriter {
   const matrix::WeightScale& scale_;
   std::vector<double>* pair_tdcone_;
   std::size_t own_;  // this rank: its box becomes the inbox
-  std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_, weights_;
+  std::vector<std::vector<std::uint32_t>> outbox_, same_, rows_;
+  std::vector<std::vector<std::uint64_t>> weights_;  // per owner: the pair's rule-2 weights (static alignment)
   std::vector<std::uint32_t> n_same_, n_rows_;  // per owner: the pair's words in same_ and rows_
   std::size_t list_room_ = 0;                    // the size of every list of same_ and rows_
   std::vector<std::uint32_t> touched_, y_only_;
@@ -185,13 +179,15 @@ void add_messages(const mpi::Received<std::uint32_t>& inbox, matrix::Partitioned
   const std::span<const std::uint32_t> words(inbox.records);
   if (words.size() >= (std::uint64_t{1} << 32)) throw UsageError("a round received more than 2^32 words: give a smaller --round-size");
   std::size_t from = 0, jobs = 0;
-  for (std::size_t at = 0; at < words.size(); at += matrix::pair_rows::length(&words[at])) {
+  for (std::size_t at = 0; at < words.size();) {
     if (jobs >= max_jobs) {
       matrix.add(words.subspan(from, at - from));
       from = at;
       jobs = 0;
     }
-    jobs += matrix::pair_rows::row_count(&words[at]);
+    const matrix::pair_message::Reader message(&words[at]);
+    jobs += message.row_count();
+    at += message.length();
   }
   matrix.add(words.subspan(from));
 }

@@ -62,8 +62,8 @@ class SubsetRows {
   void next_column(std::span<const MatrixCell> row, std::size_t& i) {
     for (auto s : cell_touched_) cell_[s] = 0;
     cell_touched_.clear();
-    const std::uint32_t column = layout_.stored_column(row[i].key);
-    for (; i < row.size() && layout_.stored_column(row[i].key) == column; ++i)
+    const std::uint32_t column = layout_.code_of(row[i].key);
+    for (; i < row.size() && layout_.code_of(row[i].key) == column; ++i)
       for (std::uint32_t s : subsets_of(layout_.group(row[i].key))) {
         if (cell_[s] == 0) cell_touched_.push_back(s);
         cell_[s] += row[i].weight;
@@ -230,10 +230,10 @@ std::vector<SubsetScore> score_subsets(MPI_Comm comm, const matrix::PartitionedM
     std::size_t j = 0;
     for (std::size_t i = 0; i < row.size();) {
       // Both rows are in the order of the column codes, which the two layouts share.
-      const std::uint32_t column = layout.stored_column(row[i].key);
-      while (j < p_row.size() && p_layout.stored_column(p_row[j].key) < column) ++j;
-      const bool at_p = j < p_row.size() && p_layout.stored_column(p_row[j].key) == column;
-      if (i + 1 == row.size() || layout.stored_column(row[i + 1].key) != column) {  // one group
+      const std::uint32_t column = layout.code_of(row[i].key);
+      while (j < p_row.size() && p_layout.code_of(p_row[j].key) < column) ++j;
+      const bool at_p = j < p_row.size() && p_layout.code_of(p_row[j].key) == column;
+      if (i + 1 == row.size() || layout.code_of(row[i + 1].key) != column) {  // one group
         const std::uint32_t g = layout.group(row[i].key);
         group_cell_log[g] += m_log_m(row[i].weight);
         ++group_nnz[g];

@@ -28,10 +28,10 @@ namespace {
 // place to `wide_at`). Pointers in locals: in one loop with the held wide
 // weights, GCC kept the merge's four cursors on the stack.
 StoredCell* merge_run(const StoredCell* held, const StoredCell* held_end, const MatrixCell* fresh,
-                      const MatrixCell* fresh_end, StoredCell* out, const StoredCell* merged, CellPacking packing,
+                      const MatrixCell* fresh_end, StoredCell* out, const StoredCell* merged, StoredCellFormat format,
                       std::vector<std::uint64_t>& wide, std::vector<std::uint32_t>& wide_at) {
   for (; fresh != fresh_end; ++fresh) {
-    const std::uint64_t key_on_top = packing.on_top(fresh->key);
+    const std::uint64_t key_on_top = format.on_top(fresh->key);
     while (held_end - held >= 8) {
       std::size_t less = 0;
       for (std::size_t k = 0; k < 8; ++k) less += held[k].bits < key_on_top ? 1 : 0;
@@ -42,12 +42,12 @@ StoredCell* merge_run(const StoredCell* held, const StoredCell* held_end, const 
     }
     while (held != held_end && held->bits < key_on_top) *out++ = *held++;
     std::uint64_t weight = fresh->weight;
-    if (held != held_end && packing.key_on_top(*held) == key_on_top) weight += packing.weight(*held++);
-    if (weight >= packing.wide_weight) [[unlikely]] {
-      wide.push_back(std::exchange(weight, packing.wide_weight));
+    if (held != held_end && format.key_on_top(*held) == key_on_top) weight += format.weight(*held++);
+    if (weight >= format.wide_weight) [[unlikely]] {
+      wide.push_back(std::exchange(weight, format.wide_weight));
       wide_at.push_back(static_cast<std::uint32_t>(out - merged));
     }
-    *out++ = {key_on_top | weight};
+    *out++ = StoredCellFormat::pack(key_on_top, weight);
   }
   // The rest in one run (an empty bucket has no block: no memcpy from null).
   if (held != held_end) std::memcpy(out, held, static_cast<std::size_t>(held_end - held) * sizeof(StoredCell));
@@ -66,7 +66,7 @@ std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const
   // Row by row (a stored key has no row bits); within a row, the runs
   // between the held wide cells (a few a bucket) by merge_run(): each wide
   // cell then takes its new cell, if any, and keeps its place in the list.
-  const CellPacking packing = packing_;  // a copy: the stores to the block could be to a member
+  const StoredCellFormat format = stored_format_;  // a copy: the stores to the block could be to a member
   const bool any_held = bucket.size > 0;
   const StoredCell* const cells = any_held ? cells_of(bucket) : nullptr;
   const std::uint32_t* const held_ends = any_held ? row_ends(bucket) : nullptr;
@@ -83,20 +83,20 @@ std::size_t PartitionedMatrix::merge_cells(const Bucket& bucket, std::span<const
     const MatrixCell* const fresh_end = fresh.data() + fresh_row_end_[r];
     for (; w < bucket.wide && held_wide.place(w) < static_cast<std::size_t>(held_end - cells); ++w) {
       const StoredCell* wide_cell = cells + held_wide.place(w);
-      const std::uint64_t key_on_top = packing.key_on_top(*wide_cell);
-      const MatrixCell* before = std::lower_bound(next, fresh_end, key_on_top, [packing](const MatrixCell& cell, std::uint64_t on_top) {
-        return packing.on_top(cell.key) < on_top;
+      const std::uint64_t key_on_top = format.key_on_top(*wide_cell);
+      const MatrixCell* before = std::lower_bound(next, fresh_end, key_on_top, [format](const MatrixCell& cell, std::uint64_t on_top) {
+        return format.on_top(cell.key) < on_top;
       });
-      out = merge_run(held, wide_cell, next, before, out, merged, packing, wide_, wide_at_);
+      out = merge_run(held, wide_cell, next, before, out, merged, format, wide_, wide_at_);
       next = before;
       std::uint64_t weight = held_wide.weight(w);
-      if (next != fresh_end && packing.on_top(next->key) == key_on_top) weight += (next++)->weight;
+      if (next != fresh_end && format.on_top(next->key) == key_on_top) weight += (next++)->weight;
       wide_.push_back(weight);
       wide_at_.push_back(static_cast<std::uint32_t>(out - merged));
       *out++ = *wide_cell;  // its weight the wide one: the list's
       held = wide_cell + 1;
     }
-    out = merge_run(held, held_end, next, fresh_end, out, merged, packing, wide_, wide_at_);
+    out = merge_run(held, held_end, next, fresh_end, out, merged, format, wide_, wide_at_);
     held = held_end;
     next = fresh_end;
     ends[r] = static_cast<std::uint32_t>(out - merged);

@@ -2,14 +2,13 @@
 
 #include <algorithm>
 #include <bit>
-#include <cmath>
 
 #include "row_table.hpp"
 #include "tdcone/core/error.hpp"
 
 // The matrix's layout, its rounds of new cells (placed by row, summed in the
 // row table, merged by bucket) and the reading of its rows. The row table is
-// in matrix_row_table.cpp, the merge in matrix_merge.cpp.
+// in row_table.cpp, the merge in merge.cpp, the cell encoding in cell.cpp.
 namespace tdcone::matrix {
 
 namespace {
@@ -28,28 +27,11 @@ using row_table::add_cells;
 using row_table::kSpreadingMultiplier;
 using row_table::RowTable;
 
-WeightScale::WeightScale(std::uint64_t pairs)
-    : fraction_bits_(62 - static_cast<int>(std::bit_width(std::max<std::uint64_t>(pairs, 1)))),
-      unit_(std::ldexp(1.0, -fraction_bits_)) {}
-
-std::uint64_t WeightScale::fixed(double weight) const {
-  const auto units = static_cast<std::uint64_t>(std::llround(std::ldexp(weight, fraction_bits_)));
-  return std::max<std::uint64_t>(units, 1);
-}
-
 MatrixLayout MatrixLayout::make(const mpi::GlobalVocabulary& vocabulary, int rank, std::size_t groups) {
   MatrixLayout layout;
   layout.first_row = rank == 0 ? 0 : vocabulary.first_id[rank];
   layout.rows = vocabulary.first_id[rank + 1] - layout.first_row;
-  layout.column_bits = std::max(1, static_cast<int>(std::bit_width(vocabulary.first_id.back() - 1)));
-  // Fibonacci hashing on the column's bits: the golden ratio's fraction of
-  // 2^column_bits spreads ids that are near each other (the frequent words
-  // have the lowest) over the top bits of their codes, where the row table
-  // takes a key's slot from. Odd, so the code is a bijection.
-  const double golden_fraction = 0.6180339887498949;
-  layout.code_multiplier = static_cast<std::uint32_t>(std::ldexp(golden_fraction, static_cast<int>(layout.column_bits))) | 1u;
-  layout.code_inverse = layout.code_multiplier;  // right in 3 bits; each step doubles them
-  for (int step = 0; step < 4; ++step) layout.code_inverse *= 2u - layout.code_multiplier * layout.code_inverse;
+  layout.code_columns(std::max(1u, static_cast<unsigned>(std::bit_width(vocabulary.first_id.back() - 1))));
   layout = layout.with_groups(groups);
   const int free_bits = 32 - static_cast<int>(layout.column_bits + layout.group_bits);
   layout.row_bits = static_cast<unsigned>(std::min<int>(free_bits, kMaxRowBits));
@@ -72,8 +54,8 @@ PartitionedMatrix::PartitionedMatrix(MatrixLayout layout, WeightScale scale)
     : layout_(layout),
       scale_(scale),
       buckets_(layout.buckets),
-      row_lift_(32 - layout.column_bits - layout.group_bits),
-      packing_(CellPacking::for_key_bits(layout.column_bits + layout.group_bits)),
+      table_format_(layout.table_key_format()),
+      stored_format_(layout.stored_cell_format()),
       header_words_(std::max<std::size_t>(std::size_t{1} << layout.row_bits, 2)) {
   for (std::uint32_t n = 1; n < share_of_.size(); ++n) share_of_[n] = scale_.fixed(1.0 / n);
 }
@@ -106,13 +88,11 @@ void PartitionedMatrix::add(std::span<const std::uint32_t> words) {
   // The jobs by row straight from the messages: a row's new cells are summed
   // in a table that stays in cache, and a bucket's are sorted and merged in one go.
   place_jobs([words](auto visit) {
-    for (std::size_t at = 0; at < words.size(); at += pair_rows::length(&words[at])) {
-      const std::uint32_t* header = &words[at];
-      const std::uint32_t n_rows = header[2] + header[3];
-      const std::uint32_t* rows = header + pair_rows::kHeaderWords + header[1];
-      const auto message = static_cast<std::uint32_t>(at);
-      for (std::uint32_t k = 0; k < n_rows; ++k) visit(rows[k], message, k);
-      if (header[4] & pair_rows::null_row) visit(0, message, n_rows);  // NULL: global id 0
+    for (std::size_t at = 0; at < words.size();) {
+      const pair_message::Reader message(&words[at]);
+      const auto offset = static_cast<std::uint32_t>(at);
+      message.for_each_row([&visit, offset](std::uint32_t row, std::uint32_t index) { visit(row, offset, index); });
+      at += message.length();
     }
   });
   add_placed(words);
@@ -138,7 +118,6 @@ template <std::uint32_t kSlotMultiplier>
 void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
   const std::size_t place_count = std::size_t{layout_.buckets} << layout_.row_bits;
   const std::size_t rows_per_bucket = std::size_t{1} << layout_.row_bits;
-  const unsigned row_shift = layout_.column_bits + layout_.group_bits;
   const std::uint64_t one = scale_.fixed(1.0);
   constexpr std::size_t kPrefetchAhead = 8;  // jobs: their messages are scattered over the receive buffer
   std::uint64_t updates = 0;
@@ -157,15 +136,16 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
       take_table();
     }
   };
-  const std::uint32_t lifted_multiplier = layout_.lifted_code_multiplier();  // a column's code in the top bits
-  auto spread = [&](std::uint32_t group, const std::uint32_t* columns, std::uint32_t count, auto weight, bool with_null) {
-    return add_cells<kSlotMultiplier>(table, group, columns, count, lifted_multiplier, weight, with_null);
+  // The table keys' format in a local too: a member would be loaded again
+  // after every store through a pointer.
+  const TableKeyFormat table_keys = table_format_;
+  auto spread = [&](std::uint32_t table_group, const std::uint32_t* columns, std::uint32_t count, auto weight, bool with_null) {
+    return add_cells<kSlotMultiplier>(table, table_group, columns, count, table_keys, weight, with_null);
   };
   const auto constant = [](std::uint64_t w) { return [w](std::size_t) { return w; }; };
   // In locals: the calls in the job loop would have them loaded again every job.
   const PlacedJob* const jobs = jobs_.data();
   const std::size_t job_count = jobs_.size();
-  const unsigned row_lift = row_lift_;
   for (std::size_t r = 0; r < place_count; ++r) {
     const std::uint32_t first = row_start_[r], end = row_start_[r + 1];
     if (first < end) {
@@ -175,7 +155,7 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
       take_table();
       const std::size_t in_bucket = r & (rows_per_bucket - 1);
       const std::uint32_t row = layout_.first_row + static_cast<std::uint32_t>(in_bucket * layout_.buckets + (r >> layout_.row_bits));
-      const auto base = static_cast<std::uint32_t>(in_bucket << row_shift);  // the row's bits of its keys
+      const std::uint32_t base = layout_.row_base(static_cast<std::uint32_t>(in_bucket));  // the row's bits of its keys
       for (std::uint32_t k = first; k < end; ++k) {
         if (k + kPrefetchAhead < job_count) {  // the header and y\x after it: often two cache lines
           const std::uint32_t* ahead = words.data() + jobs[k + kPrefetchAhead].message;
@@ -183,21 +163,21 @@ void PartitionedMatrix::add_placed_by(std::span<const std::uint32_t> words) {
           __builtin_prefetch(ahead + 15);
         }
         const PlacedJob& job = jobs[k];
-        const std::uint32_t* header = words.data() + job.message;
-        const std::uint32_t group = header[0], n_yo = header[1], n_same = header[2], n_rows = header[3], flags = header[4];
-        const std::uint32_t* yo = header + pair_rows::kHeaderWords;
-        const std::uint32_t table_group = group << row_lift;  // under the column code
+        const pair_message::Reader message(words.data() + job.message);
+        const std::uint32_t n_yo = message.n_yo(), n_same = message.n_same(), n_xo = message.n_xo();
+        const std::uint32_t* yo = message.yo();
+        const std::uint32_t table_group = table_keys.group(message.group());
         make_room(std::size_t{n_yo} + 1);
         if (job.index < n_same) {  // rule 1
           m += spread(table_group, &row, 1, constant(one), false);
           ++updates;
-        } else if (job.index == n_same + n_rows) {  // rule 3
+        } else if (job.index == n_same + n_xo) {  // rule 3
           m += spread(table_group, yo, n_yo, constant(share_of(n_yo)), false);
           updates += n_yo;
-        } else if (flags & pair_rows::weighted) {  // rule 2, static
-          const std::uint32_t* w = yo + n_yo + n_same + n_rows + std::size_t{2} * (job.index - n_same) * n_yo;
+        } else if (message.flags() & pair_message::weighted) {  // rule 2, static
+          const std::uint32_t* w = message.weights_of(job.index);
           if (n_yo == 0) m += spread(table_group, yo, 0, constant(one), true), ++updates;  // NULL takes it all
-          m += spread(table_group, yo, n_yo, [w](std::size_t t) { return w[2 * t] | (std::uint64_t{w[2 * t + 1]} << 32); }, false);
+          m += spread(table_group, yo, n_yo, [w](std::size_t t) { return pair_message::Reader::weight(w, t); }, false);
           updates += n_yo;
         } else {  // rule 2, uniform: y\x and NULL (column 0)
           m += spread(table_group, yo, n_yo, constant(share_of(n_yo + 1)), true);
@@ -257,7 +237,7 @@ bool PartitionedMatrix::RowCursor::next() {
       while (next_wide_ < bucket.wide && bucket_wide_.place(next_wide_) < end) ++next_wide_;
       position_ = (std::uint64_t{bucket_} << m_.layout_.row_bits) | next_row_;
       row_id_ = m_.layout_.first_row + static_cast<std::uint32_t>(next_row_ * m_.layout_.buckets + bucket_);
-      key_base_ = static_cast<std::uint32_t>(next_row_ << (m_.layout_.column_bits + m_.layout_.group_bits));
+      key_base_ = m_.layout_.row_base(static_cast<std::uint32_t>(next_row_));
       ++next_row_;
       return true;
     }

@@ -78,13 +78,13 @@ template <bool kInKeyOrder>
 struct CellTaker {
   const std::uint32_t* __restrict keys;
   std::uint64_t* __restrict weights;
-  unsigned lift;  // the table keys' shift above the cells' keys
-  std::uint32_t row_base;
+  TableKeyFormat format;
+  std::uint32_t row_base;  // the row's bits of its keys
   MatrixCell* out;
   MatrixCell* end;
 
   [[gnu::always_inline]] void take(std::size_t at) {
-    const MatrixCell cell{row_base | (keys[at] >> lift), std::exchange(weights[at], 0)};
+    const MatrixCell cell{format.key_of(keys[at], row_base), std::exchange(weights[at], 0)};
     MatrixCell* place = end++;
     if constexpr (kInKeyOrder)
       for (; place != out && place[-1].key > cell.key; --place) *place = place[-1];
@@ -146,7 +146,7 @@ bool PartitionedMatrix::find_cells_by_avx2(bool on) { return std::exchange(find_
 
 template <bool kInKeyOrder>
 std::size_t PartitionedMatrix::take_row(MatrixCell* out, std::uint32_t row_base) {
-  const CellTaker<kInKeyOrder> taker{table_keys_.data(), table_weights_.data(), row_lift_, row_base, out, out};
+  const CellTaker<kInKeyOrder> taker{table_keys_.data(), table_weights_.data(), table_format_, row_base, out, out};
 #ifdef __x86_64__
   if (find_by_avx2) return take_cells_avx2(taker, table_slots_);
 #endif
@@ -168,7 +168,7 @@ void PartitionedMatrix::grow_table(std::size_t wanted) {
   use_table(slots);
   for (std::size_t i = 0; i < cells; ++i) {
     const MatrixCell cell = scratch_[i];
-    const std::uint32_t table_key = cell.key << row_lift_;
+    const std::uint32_t table_key = table_format_.of_key(cell.key);
     std::size_t at = home_slot(table_key, slot_multiplier(), table_slots_);
     while (table_weights_[at] != 0) ++at;
     table_keys_[at] = table_key;

@@ -1,10 +1,13 @@
 #pragma once
 // The row table as the adding loop (PartitionedMatrix::add_placed_by) holds
-// it: a row's new cells summed by key in open addressing, weight 0 an empty
-// slot. Shared by the adding loop and the table's growth (matrix_row_table.cpp).
+// it: a row's new cells summed by table key (cell.hpp) in open addressing,
+// weight 0 an empty slot. Shared by the adding loop and the table's growth
+// (row_table.cpp).
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+
+#include "tdcone/matrix/cell.hpp"
 
 namespace tdcone::matrix::row_table {
 
@@ -26,9 +29,9 @@ struct RowTable {
   std::uint64_t slots;
 };
 
-// Adds weight(t) to each key `group | columns[t] * multiplier` of the table,
-// then `weight(count)` to key `group` itself (NULL's column) if `with_null`;
-// returns how many cells are new. A slot that is empty or holds the key
+// Adds weight(t) to the cell of each column columns[t] in the group of
+// table key bits `table_group` (TableKeyFormat::group), then `weight(count)`
+// to NULL's (column 0) if `with_null`; returns how many cells are new. A slot that is empty or holds the key
 // takes the weight the same way (an empty one holds 0): whether the cell is
 // new is a coin toss, and a branch on it would be mispredicted half the time.
 // No wrapping: the overflow after the slots holds the longest run (use_table).
@@ -42,13 +45,13 @@ template <std::uint32_t kSlotMultiplier, class Weight>
 #else
 [[gnu::noinline]]
 #endif
-std::size_t add_cells(const RowTable& table, std::uint32_t group, const std::uint32_t* columns, std::size_t count,
-                      std::uint32_t multiplier, Weight weight, bool with_null) {
+std::size_t add_cells(const RowTable& table, std::uint32_t table_group, const std::uint32_t* columns, std::size_t count,
+                      TableKeyFormat format, Weight weight, bool with_null) {
   std::uint32_t* const __restrict keys = table.keys;
   std::uint64_t* const __restrict weights = table.weights;
   const std::uint64_t slots = table.slots;
   // With one group (multiplier 1) the group is 0: one register fewer.
-  const std::uint32_t lifted_group = kSlotMultiplier == 1 ? 0 : group;
+  const std::uint32_t group = kSlotMultiplier == 1 ? 0 : table_group;
   std::size_t new_cells = 0;
   const auto add = [&](std::uint32_t key, std::uint64_t w) {
     std::size_t at = home_slot(key, kSlotMultiplier, slots);
@@ -62,8 +65,8 @@ std::size_t add_cells(const RowTable& table, std::uint32_t group, const std::uin
     weights[at] = held + w;
     new_cells += held == 0;
   };
-  for (std::size_t t = 0; t < count; ++t) add(lifted_group | columns[t] * multiplier, weight(t));
-  if (with_null) add(lifted_group, weight(count));
+  for (std::size_t t = 0; t < count; ++t) add(format.key(columns[t], group), weight(t));
+  if (with_null) add(format.key(0, group), weight(count));
   return new_cells;
 }
 

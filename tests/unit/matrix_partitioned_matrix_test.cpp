@@ -1,5 +1,5 @@
-// The row-partitioned matrix of the score engine (docs/spec.md §9): cells summed
-// exactly whatever the rounds, keys that hold the vocabulary.
+// The row-partitioned matrix of the score engine (docs/spec.md §9): cells
+// summed exactly whatever the rounds, keys that hold the vocabulary.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,6 +17,7 @@ namespace {
 using matrix::MatrixLayout;
 using matrix::PartitionedMatrix;
 using matrix::RowJob;
+namespace pair_message = matrix::pair_message;
 
 // One rank owning NULL and words 1..n.
 mpi::GlobalVocabulary words(std::uint32_t n) {
@@ -32,9 +33,8 @@ struct Messages {
 
   void spread(std::uint32_t group, std::uint32_t row, const std::vector<std::uint32_t>& yo) {
     const auto at = static_cast<std::uint32_t>(words.size());
-    words.insert(words.end(), {group, static_cast<std::uint32_t>(yo.size()), 0, 1, 0});
-    words.insert(words.end(), yo.begin(), yo.end());
-    words.push_back(row);
+    pair_message::append(
+        words, {.group = group, .yo = yo, .same = {}, .xo = {&row, 1}, .weights = {}, .null_row = false, .weighted = false});
     jobs.push_back({row, at, 0});
   }
 };
@@ -298,19 +298,23 @@ struct MixedMessages {
            const std::vector<std::uint32_t>& rows, std::uint32_t flags, std::mt19937& rng) {
     const auto at = static_cast<std::uint32_t>(words.size());
     const std::size_t jobs_before = jobs.size();
-    words.insert(words.end(), {group, static_cast<std::uint32_t>(yo.size()), static_cast<std::uint32_t>(same.size()),
-                               static_cast<std::uint32_t>(rows.size()), flags});
-    words.insert(words.end(), yo.begin(), yo.end());
-    words.insert(words.end(), same.begin(), same.end());
-    words.insert(words.end(), rows.begin(), rows.end());
-    if (flags & matrix::pair_rows::weighted)
-      for (std::size_t k = 0; k < rows.size() * yo.size(); ++k) words.insert(words.end(), {static_cast<std::uint32_t>(1 + rng() % 5000), static_cast<std::uint32_t>(rng() % 3)});
+    const bool weighted = flags & pair_message::weighted, null_row = flags & pair_message::null_row;
+    std::vector<std::uint64_t> weights;
+    if (weighted)
+      for (std::size_t k = 0; k < rows.size() * yo.size(); ++k) {
+        const std::uint64_t low = 1 + rng() % 5000, high = rng() % 3;  // words over 32 bits too
+        weights.push_back(low | high << 32);
+      }
+    const std::size_t length = pair_message::append(
+        words, {.group = group, .yo = yo, .same = same, .xo = rows, .weights = weights, .null_row = null_row, .weighted = weighted});
     std::uint32_t index = 0;
     for (auto row : same) jobs.push_back({row, at, index++});
     for (auto row : rows) jobs.push_back({row, at, index++});
-    if (flags & matrix::pair_rows::null_row) jobs.push_back({0, at, index});
-    EXPECT_EQ(words.size() - at, matrix::pair_rows::length(&words[at]));
-    EXPECT_EQ(jobs.size() - jobs_before, matrix::pair_rows::row_count(&words[at]));
+    if (null_row) jobs.push_back({0, at, index});
+    const pair_message::Reader message(&words[at]);
+    EXPECT_EQ(words.size() - at, length);
+    EXPECT_EQ(message.length(), length);
+    EXPECT_EQ(jobs.size() - jobs_before, message.row_count());
   }
 };
 
@@ -328,8 +332,8 @@ TEST(PartitionedMatrixTest, RowsReadStraightFromTheMessagesAreTheListedJobs) {
   MixedMessages m;
   for (int pair = 0; pair < 5000; ++pair) {
     const auto yo = some(9, 3000);
-    std::uint32_t flags = (rng() % 2 ? matrix::pair_rows::weighted : 0u);
-    if (!yo.empty() && rng() % 3 == 0) flags |= matrix::pair_rows::null_row;
+    std::uint32_t flags = (rng() % 2 ? pair_message::weighted : 0u);
+    if (!yo.empty() && rng() % 3 == 0) flags |= pair_message::null_row;
     m.add(rng() % 4, yo, some(4, 3000), some(6, 500), flags, rng);
   }
   PartitionedMatrix listed(layout, scale), read(layout, scale), in_slices(layout, scale);
@@ -337,7 +341,8 @@ TEST(PartitionedMatrixTest, RowsReadStraightFromTheMessagesAreTheListedJobs) {
   read.add(m.words);
   for (std::size_t from = 0; from < m.words.size();) {  // whole messages, about 300 rows at a time
     std::size_t to = from, rows = 0;
-    while (to < m.words.size() && rows < 300) rows += matrix::pair_rows::row_count(&m.words[to]), to += matrix::pair_rows::length(&m.words[to]);
+    for (; to < m.words.size() && rows < 300; to += pair_message::Reader(&m.words[to]).length())
+      rows += pair_message::Reader(&m.words[to]).row_count();
     in_slices.add(std::span(m.words).subspan(from, to - from));
     from = to;
   }

@@ -1,9 +1,8 @@
 #pragma once
 // Score engine, stage "align": aligns the pairs of a rank's share in rounds
 // and sends each pair's rows to the ranks that own them, which add the
-// cells to their part of M. A message carries a pair's y\x once and its row
-// words, not every cell: a pair's cells are its rows times its y\x, many
-// more than its rows.
+// cells to their part of M. A message (matrix/pair_message.hpp) carries a
+// pair's y\x once and its row words, not every cell.
 #include <boost/mpi/communicator.hpp>
 
 #include <cstdint>

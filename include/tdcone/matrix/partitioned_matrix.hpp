@@ -1,21 +1,21 @@
 #pragma once
-// The global alignment matrix M, partitioned by row across ranks (SPEC §9):
-// each rank keeps only the rows of the input words it owns. Pairs fall into
-// groups (shards, score bands, samples); cells keep their group so that the
-// matrix of any union of groups can be formed at the owner.
+// The global alignment matrix M, partitioned by row across ranks
+// (docs/spec.md §9): each rank keeps only the rows of the input words it
+// owns. Pairs fall into groups (shards, score bands, samples); cells keep
+// their group so that the matrix of any union of groups can be formed at the
+// owner. docs/design/matrix.md tells the whole; in short:
 //
 // Storage follows the data: rows are spread over buckets, each a block of
-// exactly its size: where each of its rows ends, then its cells sorted by
-// row and key, 8 bytes each (the key without its row on top, the weight in
-// the bits it leaves), then the few weights that need more bits (and where
-// their cells are). A round's new cells of a row are summed in a hash table
-// that stays in L1 and taken out in key order (with one group, the table's
-// own order: MatrixLayout's column codes); a bucket's are then merged with
+// exactly its size: where each of its rows ends, then its stored cells
+// sorted by row and key, 8 bytes each (cell.hpp), then the few weights that
+// need more bits (and where their cells are). A round's messages
+// (pair_message.hpp) are sorted by row; a row's new cells are summed in a
+// hash table that stays in L1 and taken out in key order (with one group,
+// the table's own order: the column codes); a bucket's are then merged with
 // its block into a new one, row by row: no slack, about 8 bytes a non-zero.
 #include <algorithm>
 #include <array>
 #include <bit>
-#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -24,126 +24,22 @@
 #include <vector>
 
 #include "tdcone/mpi/global_vocabulary.hpp"
+#include "tdcone/matrix/cell.hpp"
+#include "tdcone/matrix/pair_message.hpp"
 
 namespace tdcone::matrix {
 
-/// Cell weights in unsigned fixed point, so sums are exact and order-free.
-/// A pair adds at most one unit to a row (so to a cell), so the corpus size
-/// sets the integer bits; one bit is kept for the rounding of shares and the
-/// other bits of 63 are the fraction (40 bits for 2.8M pairs: 9e-13).
-class WeightScale {
- public:
-  explicit WeightScale(std::uint64_t pairs);
-
-  /// A positive weight never rounds to zero.
-  std::uint64_t fixed(double weight) const;
-  double real(std::uint64_t fixed) const { return static_cast<double>(fixed) * unit_; }  // exact scaling
-  int fraction_bits() const { return fraction_bits_; }
-
- private:
-  int fraction_bits_;
-  double unit_;  // 2^-fraction_bits
-};
-
-/// Which rows this rank owns, how they map to buckets, and how a cell's
-/// (row in bucket, column, group) packs into a 32-bit key.
-///
-/// The column is stored as its code, a bijective hash of its id (times an
-/// odd multiplier, modulo 2^column_bits): the row table can then take a
-/// cell's slot from the top bits of its key, and its slots are in key order
-/// (PartitionedMatrix). Keys order columns by code, a column's groups side by side.
-struct MatrixLayout {
+/// Which rows this rank owns and how they map to buckets, and the encoding
+/// of its cells' keys (CellEncoding: row in bucket, column code, group).
+struct MatrixLayout : CellEncoding {
   std::uint32_t first_row = 0;  // global id of local row 0 (rank 0 owns NULL = 0)
   std::uint32_t rows = 0;       // rows owned
-  std::uint32_t buckets = 1;    // local row r is in bucket r % buckets, at position r / buckets
-  unsigned row_bits = 0, column_bits = 0, group_bits = 0;
-  std::uint32_t code_multiplier = 1, code_inverse = 1;  // odd, and its inverse modulo 2^32
+  std::uint32_t buckets = 1;    // local row r is in bucket r % buckets, at position r / buckets (row_bits)
 
   /// Throws UsageError when the key cannot hold the vocabulary and `groups`.
   static MatrixLayout make(const mpi::GlobalVocabulary& vocabulary, int rank, std::size_t groups);
   /// The same rows and buckets with another group count (the reference matrix).
   MatrixLayout with_groups(std::size_t groups) const;
-
-  std::uint32_t column_mask() const { return (std::uint32_t{1} << column_bits) - 1; }
-  /// A column's code in the top column_bits of a 32-bit word is the column
-  /// times this (what the row table holds): the code needs no mask.
-  std::uint32_t lifted_code_multiplier() const { return code_multiplier << (32 - column_bits); }
-  /// The code a column id is stored as (NULL, 0, stays 0).
-  std::uint32_t column_code(std::uint32_t column) const { return (column * lifted_code_multiplier()) >> (32 - column_bits); }
-  /// The column's code in `key`: what keys are ordered by.
-  std::uint32_t stored_column(std::uint32_t key) const { return (key >> group_bits) & column_mask(); }
-  /// The column's id (global word id of the output word) in `key`.
-  std::uint32_t column(std::uint32_t key) const { return (stored_column(key) * code_inverse) & column_mask(); }
-  std::uint32_t group(std::uint32_t key) const { return key & ((std::uint32_t{1} << group_bits) - 1); }
-};
-
-struct [[gnu::packed]] MatrixCell {
-  std::uint32_t key;     // row in bucket, column, group (MatrixLayout)
-  std::uint64_t weight;  // fixed point (WeightScale)
-};
-
-/// A cell as a bucket stores it, in 64 bits: its key without the row bits
-/// (the column code, then the group) on top, its weight in the bits below.
-/// A weight of the matrix's wide_weight() or more is stored as that and is
-/// the bucket's next wide weight: at most kWide, less where the key leaves
-/// fewer than 48 bits (column and group bits over 16).
-struct StoredCell {
-  static constexpr std::uint64_t kWide = (std::uint64_t{1} << 48) - 1;
-  std::uint64_t bits;
-};
-
-/// How a stored cell packs a cell's key (without its row) and its weight,
-/// for keys of `key_bits` column and group bits.
-struct CellPacking {
-  unsigned weight_bits;      // 64 - key_bits
-  std::uint32_t key_mask;    // a MatrixCell key's bits that are stored: its column code and group
-  std::uint64_t wide_weight;  // the least weight kept apart (StoredCell)
-
-  static CellPacking for_key_bits(unsigned key_bits) {
-    const unsigned weight_bits = 64 - key_bits;
-    return {weight_bits, static_cast<std::uint32_t>((std::uint64_t{1} << key_bits) - 1),
-            std::min(StoredCell::kWide, (std::uint64_t{1} << weight_bits) - 1)};
-  }
-  std::uint64_t weight_mask() const { return (std::uint64_t{1} << weight_bits) - 1; }
-  /// A key's stored bits in their place: what a stored cell of the key is at least.
-  std::uint64_t on_top(std::uint32_t key) const { return std::uint64_t{key & key_mask} << weight_bits; }
-  std::uint64_t key_on_top(StoredCell cell) const { return cell.bits & ~weight_mask(); }
-  /// The stored key (without its row).
-  std::uint32_t key(StoredCell cell) const { return static_cast<std::uint32_t>(cell.bits >> weight_bits); }
-  /// The weight, or wide_weight for a wide one.
-  std::uint64_t weight(StoredCell cell) const { return cell.bits & weight_mask(); }
-};
-
-/// The rows one pair adds to one owner's part of M (SPEC §3), in 32-bit
-/// words: the wire format of the score engine. A message carries y\x once,
-/// not every cell: a Twitter-shaped pair has ~166 cells but ~20 rows.
-///   group, |y\x|, n_same, n_rows, flags,
-///   y\x ids, the ids of the rows of rule 1 (same), of rule 2 (x\y),
-///   with flag `weighted`: n_rows × |y\x| fixed-point weights, low word first.
-namespace pair_rows {
-inline constexpr std::size_t kHeaderWords = 5;
-enum Flag : std::uint32_t {
-  null_row = 1,  // rule 3: the NULL row gets 1/|y\x| on each of y\x
-  weighted = 2,  // rule 2 by the given weights (static); else 1/(|y\x|+1) to y\x and NULL
-};
-
-/// Words of the message whose header is at `header`.
-inline std::size_t length(const std::uint32_t* header) {
-  const std::size_t n_yo = header[1], n_same = header[2], n_rows = header[3];
-  return kHeaderWords + n_yo + n_same + n_rows + (header[4] & weighted ? 2 * n_rows * n_yo : 0);
-}
-/// Rows (jobs) of the message whose header is at `header`: its same and x\y rows, and NULL's.
-inline std::size_t row_count(const std::uint32_t* header) {
-  return std::size_t{header[2]} + header[3] + (header[4] & null_row ? 1 : 0);
-}
-}  // namespace pair_rows
-
-/// One row of a message: rows [0, n_same) of rule 1, then the n_rows of
-/// rule 2, then (index n_same + n_rows) the NULL row.
-struct RowJob {
-  std::uint32_t row;      // global id (NULL = 0)
-  std::uint32_t message;  // offset of the message header in the words
-  std::uint32_t index;
 };
 
 class PartitionedMatrix {
@@ -165,8 +61,8 @@ class PartitionedMatrix {
  public:
   PartitionedMatrix(MatrixLayout layout, WeightScale scale);
 
-  /// Adds the cells of every row of the messages in `words` (whole
-  /// messages, all rows owned by this rank), bucket by bucket.
+  /// Adds the cells of every row of the messages (pair_message.hpp) in
+  /// `words` (whole messages, all rows owned by this rank), bucket by bucket.
   void add(std::span<const std::uint32_t> words);
   /// Adds the cells of `jobs` only, rows of the messages in `words` owned by
   /// this rank, bucket by bucket.
@@ -181,8 +77,8 @@ class PartitionedMatrix {
   std::uint64_t nnz() const { return nnz_; }
   /// Cells added so far, before equal keys were summed.
   std::uint64_t cell_updates() const { return cell_updates_; }
-  /// The least weight a cell keeps apart from its key (StoredCell).
-  std::uint64_t wide_weight() const { return packing_.wide_weight; }
+  /// The least weight a stored cell keeps apart (StoredCellFormat).
+  std::uint64_t wide_weight() const { return stored_format_.wide_weight; }
   /// Whether a row's cells are found in its table by AVX2 compares (the
   /// default where the CPU has them) or one slot at a time. For the tests of
   /// both; returns the setting it replaces.
@@ -206,12 +102,12 @@ class PartitionedMatrix {
     template <class Visit>
     void for_each_cell(Visit&& visit) const {
       std::size_t wide = first_wide_;
-      const CellPacking packing = m_.packing_;
+      const StoredCellFormat format = m_.stored_format_;
       for (std::size_t k = 0; k < count_; ++k) {
-        std::uint64_t weight = packing.weight(row_[k]);
-        if (weight == packing.wide_weight) [[unlikely]]
+        std::uint64_t weight = format.weight(row_[k]);
+        if (weight == format.wide_weight) [[unlikely]]
           weight = bucket_wide_.weight(wide++);
-        visit(key_base_ | packing.key(row_[k]), weight);
+        visit(format.key(row_[k], key_base_), weight);
       }
     }
 
@@ -329,9 +225,9 @@ class PartitionedMatrix {
   // Round scratch, kept from round to round: the jobs of one add() by row;
   // a bucket's new cells (fresh_), a row's summed first in a linear-probing
   // table of keys and weights (weight 0: empty), then sorted. The table
-  // holds a key without its row, shifted up by row_lift_ (the column code on
-  // top, then the group); its first slot is the top bits of that times
-  // slot_multiplier(). Probes run on into the overflow instead of wrapping.
+  // holds table keys (cell.hpp: the column code on top, then the group); a
+  // key's first slot is the top bits of it times slot_multiplier(). Probes
+  // run on into the overflow instead of wrapping.
   // With one group the multiplier is 1: every cell lies at or after its
   // first slot and before any larger key's unless they collided, so the full
   // slots in order (a bit each) give the row nearly in key order. With more,
@@ -345,8 +241,8 @@ class PartitionedMatrix {
   std::vector<std::uint32_t> table_keys_;
   std::vector<std::uint64_t> table_weights_;
   std::size_t table_slots_ = 0;  // in use, the overflow not counted
-  unsigned row_lift_;  // a key shifted left by it loses its row: 32 - column and group bits
-  CellPacking packing_;  // of the stored cells
+  TableKeyFormat table_format_;     // of the table's keys (the layout's)
+  StoredCellFormat stored_format_;  // of the buckets' cells (the layout's)
   std::size_t header_words_;  // a bucket block's row ends: a row each, at least 2 (the cells stay 8-byte aligned)
   std::vector<std::uint32_t> row_start_, count_;
   std::array<std::uint32_t, 64> fresh_row_end_{};  // a bucket's new cells by row (at most 64: kMaxRowBits)
