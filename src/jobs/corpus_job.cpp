@@ -132,11 +132,8 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
   config.embeddings = engine.embeddings;
   config.rel_lambda = reference.rel_lambda;
   const engine::MachineBudget machine = engine::default_memory_budget(comm);
-  mpi::collective_step(comm, [&] {
-    config.memory_bytes =
-        engine.memory.empty() ? machine.bytes : engine::parse_memory_size(engine.memory, "--memory", engine::SizeOf::budget);
-    if (!engine.round_size.empty()) config.round_bytes = engine::parse_memory_size(engine.round_size, "--round-size", engine::SizeOf::buffer);
-  });
+  config.memory_bytes = engine.memory_bytes.value_or(machine.bytes);
+  config.round_bytes = engine.round_bytes;
   config.machine_bytes = machine.bytes;
   engine::note_memory_budget(config.memory_bytes, machine);
   JobScores scores;
@@ -154,7 +151,7 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
   if (job.duplicates) scores.phases.insert(scores.phases.begin(), {"dedup", job.dedup_seconds});
   scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
   scores.memory_budget = config.memory_bytes;
-  if (engine.memory.empty()) scores.memory_rule = machine.rule;
+  if (!engine.memory_bytes) scores.memory_rule = machine.rule;
   boost::mpi::all_gather(comm, engine::peak_rss_bytes(), scores.peak_rss);
   return scores;
 }

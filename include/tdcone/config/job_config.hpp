@@ -3,6 +3,7 @@
 // output: plain values that the command line (cli) fills in. A mode is an
 // enum here; its name is the command line's business.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -90,8 +91,8 @@ struct OutputConfig {
 struct EngineSettings {
   align::AlignMode align = align::AlignMode::uniform;
   std::string embeddings;
-  std::string memory;      // per rank, e.g. "2G"; empty: from the machine and the ranks on it
-  std::string round_size;  // bytes a rank sends per exchange round; empty: automatic
+  std::optional<std::uint64_t> memory_bytes;  // per rank; none: from the machine and the ranks on it
+  std::uint64_t round_bytes = 0;              // bytes a rank sends per exchange round; 0: automatic
 };
 
 /// The reference set of TD-CONE_REL (SPEC §4); read with the corpus options,

@@ -8,16 +8,6 @@
 
 namespace tdcone::engine {
 
-/// What a size measures: a rank's whole budget (--memory), never under a
-/// mebibyte, or a buffer (--round-size), any number of bytes.
-enum class SizeOf { budget, buffer };
-/// Why `text` is not a size ("" when it is): "1500M", "2G", "2GB", "2GiB",
-/// "512k", "1.5g" (K, M, G, T: powers of 1024, any case, B or iB optional), or
-/// plain bytes; a budget at least 1 MiB of them ("10" is refused: "did you mean 10M or 10G?").
-std::string memory_size_problem(const std::string& text, SizeOf what);
-/// The bytes of a size (see memory_size_problem). Throws UsageError naming `option`.
-std::uint64_t parse_memory_size(const std::string& text, const std::string& option, SizeOf what);
-
 /// "1.50 GiB", "640 MiB"; below 1 MiB "512 KiB", below 1 KiB "100 bytes".
 std::string format_bytes(double bytes);
 
