@@ -77,14 +77,14 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const config::Co
     if (labels) labels->apply(read);
     reference.check_sources();
   });
-  job.files = corpus.parallel() ? mpi::agreed_inputs(comm, corpus.src_files, "--src-file")
-                                : mpi::agreed_inputs(comm, corpus.inputs, "--input");
-  if (corpus.parallel()) job.tgt_files = mpi::agreed_inputs(comm, corpus.tgt_files, "--tgt-file");
+  job.files = corpus.parallel() ? mpi::agreed_inputs(comm, corpus.src_files, Option::src_file)
+                                : mpi::agreed_inputs(comm, corpus.inputs, Option::input);
+  if (corpus.parallel()) job.tgt_files = mpi::agreed_inputs(comm, corpus.tgt_files, Option::tgt_file);
   if (reference.parallel()) {
-    reference_files = mpi::agreed_inputs(comm, reference.src_files, "--reference-src-file");
-    reference_tgt_files = mpi::agreed_inputs(comm, reference.tgt_files, "--reference-tgt-file");
+    reference_files = mpi::agreed_inputs(comm, reference.src_files, Option::reference_src_file);
+    reference_tgt_files = mpi::agreed_inputs(comm, reference.tgt_files, Option::reference_tgt_file);
   } else if (!reference.reference.empty()) {
-    reference_files = mpi::agreed_inputs(comm, {reference.reference}, "--reference");
+    reference_files = mpi::agreed_inputs(comm, {reference.reference}, Option::reference);
   }
   mpi::collective_step(comm, [&] {
     if (corpus.parallel()) io::check_parallel_files(job.files, job.tgt_files);

@@ -238,10 +238,10 @@ class Checkpoints {
 // The inputs given, agreed over all ranks, and the side of each ("auto" decided).
 Inputs agreed_inputs(const boost::mpi::communicator& comm, const SelectConfig& options) {
   Inputs in;
-  in.representative = mpi::agreed_inputs(comm, options.representative, "--representative");
-  in.available = mpi::agreed_inputs(comm, options.available, "--available");
-  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, "--unadapted");
-  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, "--seed-corpus");
+  in.representative = mpi::agreed_inputs(comm, options.representative, Option::representative);
+  in.available = mpi::agreed_inputs(comm, options.available, Option::available);
+  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, Option::unadapted);
+  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, Option::seed_corpus);
   mpi::collective_step(comm, [&] {
     in.representative_side = input_side(options, options.representative_side, in.representative);
     in.unadapted_side = in.unadapted.empty() ? line_side(options.side) : input_side(options, options.unadapted_side, in.unadapted);
