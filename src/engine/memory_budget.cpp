@@ -51,7 +51,7 @@ std::string memory_advice(const MemoryNeed& need, int ranks, std::uint64_t budge
   const double room = static_cast<double>(budget) / h - need.shared - need.buffers;
   const std::uint64_t more_ranks =
       room > 0 ? std::max<std::uint64_t>(static_cast<std::uint64_t>(std::ceil(ranks * need.split / room)), ranks + 1) : 0;
-  const std::string memory = cat("--memory ", advised, "M");
+  const std::string memory = cat(Option::memory, " ", advised, "M");
   if (machine > 0 && advised * mib > static_cast<double>(machine)) {
     const std::string most = cat("this machine's ", format_bytes(static_cast<double>(machine)), " per rank");
     return more_ranks > 0 ? cat("try at least ", more_ranks, " ranks (", memory, " is more than ", most, ")")
@@ -212,10 +212,11 @@ std::string explain_out_of_memory() {
   std::string message = "out of memory";
   if (!current_phase().empty()) message += " in " + current_phase();
   if (context.budget > 0)
-    message += cat(" (--memory ", format_bytes(static_cast<double>(context.budget)), " per rank; this machine's is ",
+    message += cat(" (", Option::memory, " ", format_bytes(static_cast<double>(context.budget)), " per rank; this machine's is ",
                    format_bytes(static_cast<double>(machine)), ", ", context.machine.rule, ")");
   // The budget bounds the rounds and is checked; past the machine's, the machine's limit is met first.
-  if (machine > 0 && context.budget > machine) return cat(message, ": try --memory ", machine >> 20, "M or more ranks");
+  if (machine > 0 && context.budget > machine)
+    return cat(message, ": try ", Option::memory, " ", machine >> 20, "M or more ranks");
   return message + ": try more ranks, or a higher memory limit";
 }
 
