@@ -28,8 +28,10 @@ std::string rank_by_name(RankBy rank_by) {
 }
 
 void check_options(const BalanceConfig& o) {
-  if (!o.labels.given()) throw UsageError("balance needs labels: --label-cols (TSV) or --label-fields (JSONL)");
-  if (o.size > 0 && o.mode != label::BalanceMode::skewed) throw UsageError("--size is the total of --mode skewed");
+  if (!o.labels.given())
+    throw UsageError(cat("balance needs labels: ", Option::label_cols, " (TSV) or ", Option::label_fields, " (JSONL)"));
+  if (o.size > 0 && o.mode != label::BalanceMode::skewed)
+    throw UsageError(cat(Option::size, " is the total of ", Option::mode, " skewed"));
   if (o.rank_by == RankBy::cynical && o.ranking.empty())
     throw UsageError(cat(Option::rank_by, " cynical takes the ranks of a select result of this corpus: give it with ",
                          Option::ranking));
