@@ -22,7 +22,7 @@ struct BadLinePolicy {
   OnBadLine on_bad_line = OnBadLine::skip;  // --on-bad-line
   double max_bad_fraction = 0.5;     // --max-bad-fraction: more bad lines than this fraction of the lines is an error
   std::string hint;                  // the options that say how a line is read, for the error messages
-  // The options of the same input as two one-sided sets of files ("--src-file/--tgt-file"), suggested
+  // The options of the same input as two one-sided sets of files ("<src-file>/<tgt-file>"), suggested
   // when (nearly) every line is bad for want of a second column; empty: none.
   std::string two_file_options;
 };
@@ -58,9 +58,9 @@ struct CorpusConfig {
   text::ReadOptions line_read_options(select::Side side) const;
 };
 
-/// "tsv" or "jsonl", as --format names it.
+/// "tsv" or "jsonl", as <format> names it.
 std::string format_name(io::Format format);
-/// "whitespace" or "punct", as --tokenizer names it.
+/// "whitespace" or "punct", as <tokenizer> names it.
 std::string tokenizer_name(text::TokenizerKind kind);
 
 /// Label columns or fields of a corpus (label-aware curation): how each

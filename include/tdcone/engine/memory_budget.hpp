@@ -24,7 +24,7 @@ struct MemoryNeed {
 /// The headroom the advice adds to what was measured.
 constexpr double kAdviceHeadroom = 1.25;
 
-/// The one place that advises a budget: "try --memory M or at least N ranks"
+/// The one place that advises a budget: "try <memory> M or at least N ranks"
 /// for a run on `ranks` ranks refused under `budget`, where M = 1.25 x `need`
 /// (kAdviceHeadroom, a whole number of MiB, more than `budget`) and N the
 /// fewest ranks that fit `budget`. A rank count alone when M exceeds
@@ -70,7 +70,7 @@ MachineBudget default_memory_budget(MPI_Comm comm);
 /// in error.hpp): the budget and this machine's budget, with the phase running
 /// (current_phase in activity.hpp).
 void note_memory_budget(std::uint64_t budget, const MachineBudget& machine);
-/// "out of memory in align (--memory 300 MiB per rank; 80% of ...): try --memory 200M or more ranks"
+/// "out of memory in align (<memory> 300 MiB per rank; 80% of ...): try <memory> 200M or more ranks"
 std::string explain_out_of_memory();
 
 /// Peak resident memory of this process so far (VmHWM), in bytes.
