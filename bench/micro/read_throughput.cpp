@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "tdcone/cli/option_names.hpp"
 #include "tdcone/io/input_files.hpp"
 #include "tdcone/io/line_reader.hpp"
 #include "tdcone/text/share_builder.hpp"
@@ -70,6 +71,7 @@ Pass read_share(const std::vector<io::InputFile>& files, int rank, int ranks, in
 }  // namespace
 
 int main(int argc, char** argv) {
+  cli::install_option_names();  // a bad line's reason names an option, as tdcone's do
   int passes = 3, shares = 1;
   if (!bench::read_counts(argc, argv, "SHARES", passes, shares)) return 2;
   shares = std::max(1, shares);

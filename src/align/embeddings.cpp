@@ -54,8 +54,8 @@ bool holds_binary_bytes(std::string_view line) {
 
 std::string binary_file_message(const std::string& path, std::uint64_t line_no) {
   return cat(path, ":", line_no, ": not a line of text (it holds a NUL byte or bytes that are not UTF-8): a binary "
-             "word2vec file? --embeddings reads the text format only, 'word v1 ... vd' a line; convert it, e.g. with "
-             "gensim: KeyedVectors.load_word2vec_format('", path, "', binary=True).save_word2vec_format('", path,
+             "word2vec file? ", Option::embeddings, " reads the text format only, 'word v1 ... vd' a line; convert it, "
+             "e.g. with gensim: KeyedVectors.load_word2vec_format('", path, "', binary=True).save_word2vec_format('", path,
              ".txt', binary=False)");
 }
 

@@ -10,6 +10,7 @@
 #include "tdcone/cli/command_line.hpp"
 #include "tdcone/cli/info_command.hpp"
 #include "tdcone/cli/input_guard.hpp"
+#include "tdcone/cli/option_names.hpp"
 #include "tdcone/cli/synth_command.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/guard.hpp"
@@ -133,9 +134,21 @@ int run_command(const boost::mpi::communicator& comm, Commands& c, const CLI::Ap
 
 }  // namespace
 
+std::vector<std::string> long_option_names() {
+  Commands c;
+  CLI::App app{kDescription, "tdcone"};
+  build(app, c);
+  std::vector<std::string> names;
+  for (const CLI::App* command : app.get_subcommands([](const CLI::App*) { return true; }))
+    for (const CLI::Option* option : command->get_options())
+      for (const std::string& name : option->get_lnames()) names.push_back("--" + name);
+  return names;
+}
+
 int run_cli(const boost::mpi::communicator& comm, int argc, char** argv) {
   engine::note_resident_at_start();  // what MPI and the libraries hold: the memory budget counts it
   std::vector<std::string> args(argv + 1, argv + argc);
+  install_option_names();  // before any message names an option
   // Before anything that could make ranks go separate ways (MPMD launches,
   // per-node wrappers): past here every rank parses the same arguments.
   mpi::agree_on_arguments(comm, args, "the command line");

@@ -67,6 +67,8 @@ select::Side side_from_name(const std::string& name) {
 void EngineModes::resolve(const boost::mpi::communicator& comm, config::EngineSettings& c) const {
   c.align = from_name<align::AlignMode>(align, {{"uniform", align::AlignMode::uniform}, {"static", align::AlignMode::embedding}});
   mpi::collective_step(comm, [&] {
+    if (!memory.empty()) c.memory_bytes = parse_memory_size(memory, "--memory", SizeOf::budget);
+    if (!round_size.empty()) c.round_bytes = parse_memory_size(round_size, "--round-size", SizeOf::buffer);
     if (!c.embeddings.empty() && c.align != align::AlignMode::embedding)
       throw UsageError(cat("--embeddings ", c.embeddings, " is read by --align static only, and the alignment is --align ",
                            align, ", which uses no vector: add --align static (align = \"static\" in a --config file), "
@@ -92,17 +94,17 @@ void EngineModes::add_to(OptionSet& o, config::EngineSettings& c) {
   o.add("embeddings", c.embeddings, "Static word vectors (GloVe/word2vec text, plain or compressed; not word2vec binary) "
         "for --align static, which it needs. The run reports the share of word types and of alignment mass that had a "
         "vector (summary, /corpus), warns under 50 % and stops at none");
-  o.add("memory", c.memory,
+  o.add("memory", memory,
         "Memory per rank (e.g. 1500M, 4G, 4GiB: K, M, G, T are powers of 1024; a bare number is bytes): bounds the "
         "exchange buffers; a run whose share of the alignment matrix cannot fit stops early with the --memory (its "
         "measured need plus 25%) or the ranks that will fit (default: 80% of the smallest of the node's memory and "
         "its cgroup limit, memory.max, divided by the ranks on the node, and of what ulimit -v leaves each rank)",
-        memory_size(engine::SizeOf::budget));
-  o.add("round-size", c.round_size,
+        memory_size(SizeOf::budget));
+  o.add("round-size", round_size,
         cat("Advanced: bytes of row messages a rank sends per exchange round (e.g. 64k, 32M; default: about an eighth "
             "of its share, at most ", engine::kMaxAutomaticRoundBytes >> 20, " MiB and --memory/16). Results do not "
             "depend on it"),
-        memory_size(engine::SizeOf::buffer));
+        memory_size(SizeOf::buffer));
 }
 
 void add_reference_options(OptionSet& o, config::ReferenceConfig& c) {

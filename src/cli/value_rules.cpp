@@ -1,6 +1,7 @@
 #include "tdcone/cli/value_rules.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <climits>
 #include <cmath>
@@ -8,9 +9,58 @@
 
 #include "tdcone/core/error.hpp"
 #include "tdcone/core/number_text.hpp"
-#include "tdcone/engine/memory_budget.hpp"
 
 namespace tdcone::cli {
+
+namespace {
+
+// Bytes of a unit: "" and "b" bytes; k, m, g, t, alone or with B or iB (any
+// case), powers of 1024. 0 for anything else.
+double unit_bytes(std::string unit) {
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (unit.empty() || unit == "b") return 1;
+  if (unit.size() == 3 && unit.ends_with("ib")) unit.resize(1);
+  if (unit.size() == 2 && unit.ends_with("b")) unit.resize(1);
+  const std::size_t power = std::string("kmgt").find(unit);
+  return unit.size() == 1 && power != std::string::npos ? std::pow(1024.0, static_cast<double>(power + 1)) : 0;
+}
+
+// The bytes of `text`, or 0 with `problem` said.
+double read_size(const std::string& text, SizeOf what, std::string& problem) {
+  std::size_t used = 0;
+  double value = -1;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+  }
+  const std::string unit = used < text.size() ? text.substr(used) : "";
+  const double scale = unit_bytes(unit);
+  if (!(value > 0) || scale == 0 || value * scale > 1e18) {
+    problem = cat(text, " is not a size such as 1500M or 2G");
+    return 0;
+  }
+  // No rank runs in less than a mebibyte: a bare budget that small lost its unit.
+  if (what == SizeOf::budget && unit.empty() && value < 1024.0 * 1024) {
+    problem = cat(text, " is ", text, " bytes; did you mean ", text, "M or ", text, "G?");
+    return 0;
+  }
+  return value * scale;
+}
+
+}  // namespace
+
+std::string memory_size_problem(const std::string& text, SizeOf what) {
+  std::string problem;
+  read_size(text, what, problem);
+  return problem;
+}
+
+std::uint64_t parse_memory_size(const std::string& text, const std::string& option, SizeOf what) {
+  std::string problem;
+  const double bytes = read_size(text, what, problem);
+  if (!problem.empty()) throw UsageError(cat(option, ": ", problem));
+  return static_cast<std::uint64_t>(bytes);
+}
 
 ValueRule whole_number(std::uint64_t min, std::uint64_t max) {
   // --help already says UINT: a bound adds to that only if it is not the type's own.
@@ -62,10 +112,10 @@ ValueRule one_of(std::vector<std::string> names) {
           [names](std::string& text) { return std::find(names.begin(), names.end(), text) != names.end(); }};
 }
 
-ValueRule memory_size(engine::SizeOf what) {
+ValueRule memory_size(SizeOf what) {
   ValueRule rule{"a size such as 1500M or 2G", "SIZE",
-                 [what](std::string& text) { return text.empty() || engine::memory_size_problem(text, what).empty(); }};
-  rule.refusal = [what](const std::string& text) { return engine::memory_size_problem(text, what); };
+                 [what](std::string& text) { return text.empty() || memory_size_problem(text, what).empty(); }};
+  rule.refusal = [what](const std::string& text) { return memory_size_problem(text, what); };
   return rule;
 }
 

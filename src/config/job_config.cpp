@@ -13,7 +13,7 @@ namespace tdcone::config {
 
 namespace {
 
-std::vector<std::string> split_list(const std::string& list, const std::string& option) {
+std::vector<std::string> split_list(const std::string& list, Option option) {
   std::vector<std::string> items;
   std::size_t start = 0;
   while (true) {
@@ -38,41 +38,49 @@ BadLinePolicy CorpusConfig::bad_line_policy() const {
   policy.on_bad_line = on_bad_line;
   policy.max_bad_fraction = max_bad_fraction;
   policy.hint = format == io::Format::jsonl
-                    ? "--format (jsonl here: one JSON object a line) and --src-field/--tgt-field/--score-field/--id-field"
-                    : "--format (tsv here: tab-separated columns) and --src-col/--tgt-col/--score-col/--id-col";
+                    ? cat(Option::format, " (jsonl here: one JSON object a line) and ", Option::src_field, "/",
+                          Option::tgt_field, "/", Option::score_field, "/", Option::id_field)
+                    : cat(Option::format, " (tsv here: tab-separated columns) and ", Option::src_col, "/",
+                          Option::tgt_col, "/", Option::score_col, "/", Option::id_col);
   return policy;
 }
 
 void CorpusConfig::check_sources() const {
   if (!parallel()) {
-    if (inputs.empty()) throw UsageError("no corpus: give --input FILE..., or --src-file FILE... with --tgt-file FILE...");
+    if (inputs.empty())
+      throw UsageError(cat("no corpus: give ", Option::input, " FILE..., or ", Option::src_file, " FILE... with ",
+                           Option::tgt_file, " FILE..."));
     return;
   }
   if (!inputs.empty())
-    throw UsageError("--input and --src-file/--tgt-file both name a corpus: give one or the other");
+    throw UsageError(cat(Option::input, " and ", Option::src_file, "/", Option::tgt_file,
+                         " both name a corpus: give one or the other"));
   if (src_files.empty() || tgt_files.empty())
-    throw UsageError(src_files.empty() ? "--tgt-file needs --src-file (the input side of its lines)"
-                                       : "--src-file needs --tgt-file (the output side of its lines)");
+    throw UsageError(src_files.empty() ? cat(Option::tgt_file, " needs ", Option::src_file, " (the input side of its lines)")
+                                       : cat(Option::src_file, " needs ", Option::tgt_file, " (the output side of its lines)"));
   const auto refuse = [](const std::string& option) {
-    throw UsageError(cat(option, " does not apply to --src-file/--tgt-file: their lines are whole sides (no columns, "
-                         "fields, score or id); paste them into one TSV for that"));
+    throw UsageError(cat(option, " does not apply to ", Option::src_file, "/", Option::tgt_file, ": their lines are "
+                         "whole sides (no columns, fields, score or id); paste them into one TSV for that"));
   };
-  if (format != io::Format::tsv) refuse("--format " + format_name(format));
-  if (src_col != 1) refuse("--src-col");
-  if (tgt_col != 2) refuse("--tgt-col");
-  if (score_col != 0) refuse("--score-col");
-  if (id_col != 0) refuse("--id-col");
-  if (!score_field.empty()) refuse("--score-field");
-  if (!id_field.empty()) refuse("--id-field");
+  if (format != io::Format::tsv) refuse(cat(Option::format, " ", format_name(format)));
+  if (src_col != 1) refuse(option_name(Option::src_col));
+  if (tgt_col != 2) refuse(option_name(Option::tgt_col));
+  if (score_col != 0) refuse(option_name(Option::score_col));
+  if (id_col != 0) refuse(option_name(Option::id_col));
+  if (!score_field.empty()) refuse(option_name(Option::score_field));
+  if (!id_field.empty()) refuse(option_name(Option::id_field));
 }
 
 void ReferenceConfig::check_sources() const {
   if (!parallel()) return;
   if (!reference.empty())
-    throw UsageError("--reference and --reference-src-file/--reference-tgt-file both name a reference: give one or the other");
+    throw UsageError(cat(Option::reference, " and ", Option::reference_src_file, "/", Option::reference_tgt_file,
+                         " both name a reference: give one or the other"));
   if (src_files.empty() || tgt_files.empty())
-    throw UsageError(src_files.empty() ? "--reference-tgt-file needs --reference-src-file (the input side of its lines)"
-                                       : "--reference-src-file needs --reference-tgt-file (the output side of its lines)");
+    throw UsageError(src_files.empty() ? cat(Option::reference_tgt_file, " needs ", Option::reference_src_file,
+                                             " (the input side of its lines)")
+                                       : cat(Option::reference_src_file, " needs ", Option::reference_tgt_file,
+                                             " (the output side of its lines)"));
 }
 
 text::ReadOptions CorpusConfig::read_options() const {
@@ -111,37 +119,41 @@ void OutputConfig::check_target(bool warn) const {
   std::string extension = std::filesystem::path(output).extension().string();
   std::transform(extension.begin(), extension.end(), extension.begin(), [](unsigned char c) { return std::tolower(c); });
   if (warn && extension != ".h5" && extension != ".hdf5" && extension != ".he5")
-    std::fprintf(stderr, "tdcone: warning: --output %s: tdcone writes an HDF5 file whatever its name; name it .h5, "
-                 "and `tdcone export RESULT.h5 --output FILE.tsv` writes a table of it as TSV\n", output.c_str());
+    std::fprintf(stderr, "tdcone: warning: %s %s: tdcone writes an HDF5 file whatever its name; name it .h5, "
+                 "and `tdcone export RESULT.h5 %s FILE.tsv` writes a table of it as TSV\n",
+                 option_name(Option::output).c_str(), output.c_str(), option_name(Option::output).c_str());
 }
 
 void LabelConfig::apply(text::ReadOptions& read) const {
   if (!given()) {
     if (!names.empty() || !buckets.empty())
-      throw UsageError(cat(names.empty() ? "--label-buckets" : "--label-names", " needs --label-cols (TSV) or --label-fields (JSONL)"));
+      throw UsageError(cat(names.empty() ? Option::label_buckets : Option::label_names, " needs ", Option::label_cols,
+                           " (TSV) or ", Option::label_fields, " (JSONL)"));
     return;
   }
   const bool tsv = read.fields.format == io::Format::tsv;
-  if (tsv && !fields.empty()) throw UsageError("--label-fields is for --format jsonl; TSV labels are --label-cols");
-  if (!tsv && !cols.empty()) throw UsageError("--label-cols is for --format tsv; JSONL labels are --label-fields");
+  if (tsv && !fields.empty())
+    throw UsageError(cat(Option::label_fields, " is for ", Option::format, " jsonl; TSV labels are ", Option::label_cols));
+  if (!tsv && !cols.empty())
+    throw UsageError(cat(Option::label_cols, " is for ", Option::format, " tsv; JSONL labels are ", Option::label_fields));
   io::LabelSpec& spec = read.labels;
   if (tsv) {
-    for (const std::string& item : split_list(cols, "--label-cols")) {
+    for (const std::string& item : split_list(cols, Option::label_cols)) {
       int col = 0;
       const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), col);
       if (ec != std::errc() || end != item.data() + item.size() || col < 1)
-        throw UsageError(cat("--label-cols '", cols, "': '", item, "' is not a column number (1-based)"));
+        throw UsageError(cat(Option::label_cols, " '", cols, "': '", item, "' is not a column number (1-based)"));
       read.fields.label_cols.push_back(col);
       spec.names.push_back(cat("col", col));
     }
   } else {
-    read.fields.label_fields = split_list(fields, "--label-fields");
+    read.fields.label_fields = split_list(fields, Option::label_fields);
     spec.names = read.fields.label_fields;
   }
   if (!names.empty()) {
-    const auto given_names = split_list(names, "--label-names");
+    const auto given_names = split_list(names, Option::label_names);
     if (given_names.size() != spec.names.size())
-      throw UsageError(cat("--label-names gives ", given_names.size(), " names for ", spec.names.size(), " labels"));
+      throw UsageError(cat(Option::label_names, " gives ", given_names.size(), " names for ", spec.names.size(), " labels"));
     spec.names = given_names;
   }
   for (std::size_t i = 0; i < spec.names.size(); ++i) {

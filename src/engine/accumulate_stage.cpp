@@ -177,7 +177,8 @@ class RoundWriter {
 // `max_jobs` rows at a time.
 void add_messages(const mpi::Received<std::uint32_t>& inbox, matrix::PartitionedMatrix& matrix, std::size_t max_jobs) {
   const std::span<const std::uint32_t> words(inbox.records);
-  if (words.size() >= (std::uint64_t{1} << 32)) throw UsageError("a round received more than 2^32 words: give a smaller --round-size");
+  if (words.size() >= (std::uint64_t{1} << 32))
+    throw UsageError(cat("a round received more than 2^32 words: give a smaller ", Option::round_size));
   std::size_t from = 0, jobs = 0;
   for (std::size_t at = 0; at < words.size();) {
     if (jobs >= max_jobs) {
@@ -237,7 +238,7 @@ mpi::CollectiveError over_budget_error(const boost::mpi::communicator& comm, con
   MPI_Allreduce(&over, &fullest, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);
   const MemoryNeed need{parts[0], parts[1], parts[2], parts[3]};
   return mpi::CollectiveError(
-      cat("rank ", fullest.rank, ": the alignment matrix does not fit --memory ", format_bytes(limits.memory_bytes),
+      cat("rank ", fullest.rank, ": the alignment matrix does not fit ", Option::memory, " ", format_bytes(limits.memory_bytes),
           ": after ", static_cast<int>(100 * done), "% of the pairs this rank holds ", format_bytes(fullest.held),
           " and would need about ", format_bytes(need.shared + need.split + need.buffers), " at the end; ",
           memory_advice(need, comm.size(), limits.memory_bytes, limits.machine_bytes)),

@@ -7,6 +7,7 @@
 #include <span>
 #include <stdexcept>
 
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/key_groups.hpp"
 #include "tdcone/results/writer.hpp"
 #include "tdcone/schema/pair_flags.hpp"
@@ -62,7 +63,7 @@ Duplicates Duplicates::find(const boost::mpi::communicator& comm, text::Tokenize
     auto [at, added] = index_of_first.try_emplace(group.first, 0);
     if (added) {
       if (found.src_groups_.size() == std::numeric_limits<std::uint32_t>::max())
-        throw std::length_error("--dedup: more than 2^32 - 1 source groups on one rank; run more ranks");
+        throw std::length_error(cat(Option::dedup, ": more than 2^32 - 1 source groups on one rank; run more ranks"));
       found.src_groups_.emplace_back(group.first, group.size);
       at->second = static_cast<std::uint32_t>(found.src_groups_.size());
     }

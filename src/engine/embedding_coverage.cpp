@@ -26,8 +26,10 @@ double share(std::uint64_t part, std::uint64_t whole) {
 double percent(double share) { return std::floor(1000 * share) / 10; }
 
 // Words are looked up as the text was tokenized: the usual mismatches.
-const char* kCaseHint = "is it cased and split like the text? (the text's case is folded unless --no-lowercase; "
-                        "--tokenizer punct splits punctuation off words)";
+std::string case_hint() {
+  return cat("is it cased and split like the text? (the text's case is folded unless ", Option::no_lowercase, "; ",
+             Option::tokenizer, " punct splits punctuation off words)");
+}
 
 }  // namespace
 
@@ -59,7 +61,7 @@ EmbeddingCoverage count_vector_types(const boost::mpi::communicator& comm, const
                                   : no_input ? cat(coverage.input_types, " input") : cat(coverage.output_types, " output");
     throw UsageError(cat("none of the ", sides, " word types of the corpus has a vector in ", file, " (it holds ", vectors_in_file,
                          vectors_in_file == 1 ? " vector" : " vectors", " of ", dimension, " values): static alignment needs the vectors of both words, so "
-                         "every word would be spread evenly, as without --embeddings; ", kCaseHint,
+                         "every word would be spread evenly, as without ", Option::embeddings, "; ", case_hint(),
                          " Or are they the vectors of another language?"));
   });
   if (comm.rank() == 0) {
@@ -70,7 +72,7 @@ EmbeddingCoverage count_vector_types(const boost::mpi::communicator& comm, const
       if (shares[k] < kWarnBelow)
         std::fprintf(stderr, "tdcone: warning: only %.1f %% of the %s word types (%llu of %llu) have a vector in %s: %s\n",
                      percent(shares[k]), k == 0 ? "input" : "output", (unsigned long long)with[k],
-                     (unsigned long long)all[k], file.c_str(), kCaseHint);
+                     (unsigned long long)all[k], file.c_str(), case_hint().c_str());
   }
   return coverage;
 }

@@ -23,56 +23,6 @@
 
 namespace tdcone::engine {
 
-namespace {
-
-// Bytes of a unit: "" and "b" bytes; k, m, g, t, alone or with B or iB (any
-// case), powers of 1024. 0 for anything else.
-double unit_bytes(std::string unit) {
-  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::tolower(c); });
-  if (unit.empty() || unit == "b") return 1;
-  if (unit.size() == 3 && unit.ends_with("ib")) unit.resize(1);
-  if (unit.size() == 2 && unit.ends_with("b")) unit.resize(1);
-  const std::size_t power = std::string("kmgt").find(unit);
-  return unit.size() == 1 && power != std::string::npos ? std::pow(1024.0, static_cast<double>(power + 1)) : 0;
-}
-
-// The bytes of `text`, or 0 with `problem` said.
-double read_size(const std::string& text, SizeOf what, std::string& problem) {
-  std::size_t used = 0;
-  double value = -1;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-  }
-  const std::string unit = used < text.size() ? text.substr(used) : "";
-  const double scale = unit_bytes(unit);
-  if (!(value > 0) || scale == 0 || value * scale > 1e18) {
-    problem = cat(text, " is not a size such as 1500M or 2G");
-    return 0;
-  }
-  // No rank runs in less than a mebibyte: a bare budget that small lost its unit.
-  if (what == SizeOf::budget && unit.empty() && value < 1024.0 * 1024) {
-    problem = cat(text, " is ", text, " bytes; did you mean ", text, "M or ", text, "G?");
-    return 0;
-  }
-  return value * scale;
-}
-
-}  // namespace
-
-std::string memory_size_problem(const std::string& text, SizeOf what) {
-  std::string problem;
-  read_size(text, what, problem);
-  return problem;
-}
-
-std::uint64_t parse_memory_size(const std::string& text, const std::string& option, SizeOf what) {
-  std::string problem;
-  const double bytes = read_size(text, what, problem);
-  if (!problem.empty()) throw UsageError(cat(option, ": ", problem));
-  return static_cast<std::uint64_t>(bytes);
-}
-
 std::string format_bytes(double bytes) {
   char text[32];
   constexpr double kib = 1024.0, mib = 1024.0 * kib, gib = 1024.0 * mib;
@@ -101,7 +51,7 @@ std::string memory_advice(const MemoryNeed& need, int ranks, std::uint64_t budge
   const double room = static_cast<double>(budget) / h - need.shared - need.buffers;
   const std::uint64_t more_ranks =
       room > 0 ? std::max<std::uint64_t>(static_cast<std::uint64_t>(std::ceil(ranks * need.split / room)), ranks + 1) : 0;
-  const std::string memory = cat("--memory ", advised, "M");
+  const std::string memory = cat(Option::memory, " ", advised, "M");
   if (machine > 0 && advised * mib > static_cast<double>(machine)) {
     const std::string most = cat("this machine's ", format_bytes(static_cast<double>(machine)), " per rank");
     return more_ranks > 0 ? cat("try at least ", more_ranks, " ranks (", memory, " is more than ", most, ")")
@@ -262,10 +212,11 @@ std::string explain_out_of_memory() {
   std::string message = "out of memory";
   if (!current_phase().empty()) message += " in " + current_phase();
   if (context.budget > 0)
-    message += cat(" (--memory ", format_bytes(static_cast<double>(context.budget)), " per rank; this machine's is ",
+    message += cat(" (", Option::memory, " ", format_bytes(static_cast<double>(context.budget)), " per rank; this machine's is ",
                    format_bytes(static_cast<double>(machine)), ", ", context.machine.rule, ")");
   // The budget bounds the rounds and is checked; past the machine's, the machine's limit is met first.
-  if (machine > 0 && context.budget > machine) return cat(message, ": try --memory ", machine >> 20, "M or more ranks");
+  if (machine > 0 && context.budget > machine)
+    return cat(message, ": try ", Option::memory, " ", machine >> 20, "M or more ranks");
   return message + ": try more ranks, or a higher memory limit";
 }
 

@@ -77,7 +77,8 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
     mpi::collective_step(comm, [&] { embeddings = align::EmbeddingTable::load(config.embeddings, vocabulary); });
   const bool by_embedding = config.align == align::AlignMode::embedding;
   if (by_embedding && config.embeddings.empty() && comm.rank() == 0)
-    std::fprintf(stderr, "tdcone: --align static without --embeddings: uniform over y\\x (SPEC §3)\n");
+    std::fprintf(stderr, "tdcone: %s static without %s: uniform over y\\x (SPEC §3)\n", option_name(Option::align).c_str(),
+                 option_name(Option::embeddings).c_str());
   const bool with_vectors = by_embedding && !config.embeddings.empty();
   align::PairAligner aligner(config.align, with_vectors ? &embeddings : nullptr);
 

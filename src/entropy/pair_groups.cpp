@@ -30,7 +30,7 @@ PairGroups corpus_groups(const text::TokenizedShare& share) {
 
 std::vector<std::uint32_t> assign_shards(const text::TokenizedShare& share, std::size_t shards, ShardBy by,
                                          std::uint64_t seed) {
-  if (shards == 0) throw UsageError("--shards must be at least 1");
+  if (shards == 0) throw UsageError(cat(Option::shards, " must be at least 1"));
   std::vector<std::uint32_t> shard_of_pair(share.size());
   for (std::size_t i = 0; i < share.size(); ++i) {
     const std::uint64_t pair_id = share.first_pair_id + i;
@@ -146,14 +146,15 @@ std::vector<Key> sample_cuts(const boost::mpi::communicator& comm, std::vector<s
 
 ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                                  const std::vector<double>& thresholds, std::uint64_t sample, std::uint64_t seed) {
-  if (share.scores.size() != share.size()) throw UsageError("a sweep needs a score column (--score-col or --score-field)");
+  if (share.scores.size() != share.size())
+    throw UsageError(cat("a sweep needs a score column (", Option::score_col, " or ", Option::score_field, ")"));
   return threshold_groups(comm, share, share.scores, false, thresholds, sample, seed);
 }
 
 ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                                  std::span<const double> values, bool below, const std::vector<double>& thresholds,
                                  std::uint64_t sample, std::uint64_t seed) {
-  if (thresholds.empty() || thresholds.size() > 64) throw UsageError("--thresholds takes 1 to 64 values");
+  if (thresholds.empty() || thresholds.size() > 64) throw UsageError(cat(Option::thresholds, " takes 1 to 64 values"));
   if (values.size() != share.size()) throw std::logic_error("threshold_groups: a value per pair");
   const auto in_subset = [below](double value, double t) { return below ? value <= t : value >= t; };  // NaN: false
   const std::size_t n = thresholds.size();

@@ -52,22 +52,22 @@ std::vector<std::size_t> choose_rows(const ExportConfig& options, const hdf5::Re
   if (options.selected) {
     const schema::Attribute& stop_rank = schema::selection::stop_rank;
     const std::uint64_t stop = reader.attribute_uint(stop_rank.object, stop_rank.name);
-    const auto& rank = table.columns[table.column(schema::selection::rank.name, "--selected")];
-    const auto& flags = table.columns[table.column(schema::selection::flags.name, "--selected")];
+    const auto& rank = table.columns[table.column(schema::selection::rank.name, Option::selected)];
+    const auto& flags = table.columns[table.column(schema::selection::flags.name, Option::selected)];
     std::erase_if(rows, [&](std::size_t r) { return !(rank.number(r) <= stop && flags.number(r) == 0); });
     // Rank order, as --selected promises, whatever the order of the file's rows.
     std::stable_sort(rows.begin(), rows.end(),
                      [&](std::size_t a, std::size_t b) { return rank.number(a) < rank.number(b); });
   }
   const auto column_named = [&](const std::string& name) -> const hdf5::Column& {
-    return table.columns[table.column(name, "--where")];
+    return table.columns[table.column(name, Option::where)];
   };
   for (const std::string& text : options.where) {
     const RowCondition condition = parse_where(text, column_named, table.group);
     std::erase_if(rows, [&](std::size_t r) { return !condition.holds(r); });
   }
   if (!options.sort_by.empty()) {
-    const hdf5::Column& column = table.columns[table.column(options.sort_by, "--sort-by")];
+    const hdf5::Column& column = table.columns[table.column(options.sort_by, Option::sort_by)];
     const bool down = options.descending;
     if (column.numeric()) {
       std::stable_sort(rows.begin(), rows.end(), [&](std::size_t a, std::size_t b) {
@@ -87,20 +87,26 @@ std::vector<std::size_t> choose_rows(const ExportConfig& options, const hdf5::Re
 
 void check_combination(const ExportConfig& o) {
   const bool pairs_like = o.group == "pairs" || o.group == "balance" || o.group == "selection";
-  if (o.jaded && o.group != "selection") throw UsageError("--jaded is for --group selection");
-  if (o.selected && o.group != "selection") throw UsageError("--selected is for --group selection");
-  if (o.side.has_value() && o.group != "selection") throw UsageError("--side is for --group selection");
+  const auto only_selection = [](Option option) { return UsageError(cat(option, " is for ", Option::group, " selection")); };
+  if (o.jaded && o.group != "selection") throw only_selection(Option::jaded);
+  if (o.selected && o.group != "selection") throw only_selection(Option::selected);
+  if (o.side.has_value() && o.group != "selection") throw only_selection(Option::side);
   if ((o.text || o.lines_only) && !pairs_like)
-    throw UsageError(cat("--", o.text ? "text" : "lines-only", " is for --group pairs, balance or selection (/", o.group,
-                         " has no input lines)"));
+    throw UsageError(cat(o.text ? Option::text : Option::lines_only, " is for ", Option::group,
+                         " pairs, balance or selection (/", o.group, " has no input lines)"));
   if (o.lines_only && (o.text || o.jaded || o.to != ExportFormat::tsv))
-    throw UsageError("--lines-only writes only the input lines: not with --text, --jaded or --to");
-  if (o.jaded && o.to != ExportFormat::tsv) throw UsageError("--jaded writes its classic TSV: not with --to jsonl");
+    throw UsageError(cat(Option::lines_only, " writes only the input lines: not with ", Option::text, ", ", Option::jaded,
+                         " or ", Option::to));
+  if (o.jaded && o.to != ExportFormat::tsv)
+    throw UsageError(cat(Option::jaded, " writes its classic TSV: not with ", Option::to, " jsonl"));
   if (!o.inputs.empty() && !o.text && !o.lines_only && !o.jaded)
-    throw UsageError("--input says where the text is: give it with --text, --lines-only or --jaded");
-  if (o.ascending && o.descending) throw UsageError("--ascending and --descending: give one of them");
+    throw UsageError(cat(Option::input, " says where the text is: give it with ", Option::text, ", ", Option::lines_only,
+                         " or ", Option::jaded));
+  if (o.ascending && o.descending)
+    throw UsageError(cat(Option::ascending, " and ", Option::descending, ": give one of them"));
   if ((o.ascending || o.descending) && o.sort_by.empty())
-    throw UsageError(cat("--", o.ascending ? "ascending" : "descending", " orders --sort-by: give a column to sort by"));
+    throw UsageError(cat(o.ascending ? Option::ascending : Option::descending, " orders ", Option::sort_by,
+                         ": give a column to sort by"));
 }
 
 // Writes the export to `out` (see write_rows).

@@ -72,7 +72,7 @@ TextJoin plan_join(const ExportConfig& options, const hdf5::Reader& reader, cons
   TextJoin join;
   // /pairs, /balance and /selection name their pair_id and flags columns alike.
   const char *pair_id = schema::pairs::pair_id.name, *flags = schema::pairs::flags.name;
-  join.pair_id = &table.columns[table.column(pair_id, "--text")];
+  join.pair_id = &table.columns[table.column(pair_id, Option::text)];
   if (join.pair_id->kind != hdf5::Column::Kind::unsigned_integer)
     throw IoError(cat(options.hdf5, ": ", table.group, "/", pair_id, " is not an unsigned integer column"));
   if (const auto k = table.find(flags); k && table.columns[*k].kind == hdf5::Column::Kind::unsigned_integer)
@@ -92,7 +92,8 @@ TextJoin plan_join(const ExportConfig& options, const hdf5::Reader& reader, cons
   join.run = recorded_inputs(reader, options.hdf5, options.group == "selection", options.inputs, options.side,
                              options.read_run_config);
   if (!join.run.overridden)  // --input is checked with the other inputs, before any work
-    io::refuse_writing_over_inputs("--output", options.output, {{"an input the run recorded, read for --text", join.run.paths}});
+    io::refuse_writing_over_inputs(option_name(Option::output), options.output,
+                                   {{cat("an input the run recorded, read for ", Option::text), join.run.paths}});
   return join;
 }
 
@@ -106,7 +107,7 @@ class RowWriter {
                                            &schema::selection::penalty, &schema::selection::gain,
                                            &schema::selection::cross_entropy, &schema::selection::root_word,
                                            &schema::selection::wge})
-        jaded_.push_back(&table.columns[table.column(column->name, "--jaded")]);
+        jaded_.push_back(&table.columns[table.column(column->name, Option::jaded)]);
     if (options.text) text_names_ = options.group == "selection" ? std::vector<std::string>{"text"}
                                                                  : std::vector<std::string>{"src", "tgt"};
     for (const auto& name : table.names) {  // JSON keys, quoted once

@@ -99,23 +99,24 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
       std::error_code ec;
       if (!fs::exists(path, ec))
         throw UsageError(cat(run.result, " was computed from ", path,
-                             ", which is missing (moved? give its new path with --input)"));
+                             ", which is missing (moved? give its new path with ", Option::input, ")"));
     }
-  if (run.paths.empty()) throw UsageError(cat(run.result, " records no input files; give them with --input"));
+  if (run.paths.empty()) throw UsageError(cat(run.result, " records no input files; give them with ", Option::input));
   std::vector<io::InputFile> files = io::resolve_inputs(run.paths);
   // Looked up, never opened: a FIFO would wait for a writer, forever.
   for (const io::InputFile& file : files)
     if (const std::string kind = file.stream ? io::not_a_regular_file(file.path) : ""; !kind.empty())
       throw UsageError(run.overridden
-                           ? cat("--input ", file.path, " is ", kind, ": export reads the text of the run again and "
+                           ? cat(Option::input, " ", file.path, " is ", kind, ": export reads the text of the run again and "
                                  "checks it against what the run recorded, from a regular file; save the text to a "
                                  "file and give that")
                            : cat(run.result, " was computed from ", file.path, ", which is ", kind, ": the run read "
                                  "its text once, as a stream, and it cannot be read again; give a file with the same "
-                                 "text with --input, or rerun tdcone score on a regular file"));
+                                 "text with ", Option::input, ", or rerun tdcone score on a regular file"));
   if (run.parallel_files > 0 && files.size() != 2 * run.parallel_files)
-    throw UsageError(cat(run.result, " was computed from ", run.parallel_files, " --src-file and as many --tgt-file files: ",
-                         "--input must give ", 2 * run.parallel_files, " files, the src files then the tgt files"));
+    throw UsageError(cat(run.result, " was computed from ", run.parallel_files, " ", Option::src_file, " and as many ",
+                         Option::tgt_file, " files: ", Option::input, " must give ", 2 * run.parallel_files,
+                         " files, the src files then the tgt files"));
   // Which recorded file a file read stands for, in messages.
   auto named = [&](std::size_t k) {
     const std::string& path = files[k].path;
@@ -124,14 +125,14 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
   };
   auto not_the_input = [&](std::size_t k, const std::string& what) {
     return UsageError(cat(named(k), " is not the input ", run.result, " was computed from: ", what,
-                          run.overridden ? "" : "; if the original is elsewhere now, give its path with --input"));
+                          run.overridden ? "" : cat("; if the original is elsewhere now, give its path with ", Option::input)));
   };
   std::vector<bool> grown(files.size()), size_unknown(files.size());
   if (checked) {
     if (files.size() != run.sizes.size()) {
       std::string list;
       for (const auto& path : run.recorded_paths) list += cat(list.empty() ? "" : ", ", path);
-      throw UsageError(cat("--input gives ", files.size(), " file(s), but ", run.result, " was computed from ",
+      throw UsageError(cat(Option::input, " gives ", files.size(), " file(s), but ", run.result, " was computed from ",
                            run.sizes.size(), ": ", list));
     }
     for (std::size_t k = 0; k < files.size(); ++k) {
@@ -181,7 +182,7 @@ void read_line_texts(const RunInputs& run, const TextRequest& request,
         record.src = line.text;
         if (tgt_line) record.tgt = tgt_line->text;
         const std::string reason = too_long || (tgt_line && over_limit(*tgt_line))
-                                       ? std::string("line longer than --max-line-bytes")
+                                       ? cat("line longer than ", Option::max_line_bytes)
                                    : tgt_line ? std::string()  // the whole lines are the sides
                                               : parser.parse(line.text, record);
         if (!reason.empty()) {

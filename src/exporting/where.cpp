@@ -30,17 +30,18 @@ RowCondition named_bit(RowCondition result, const std::string& column, const std
                        const std::string& condition) {
   const auto bits = named_bits(column);
   if (bits.empty())
-    throw UsageError(cat("--where '", condition, "': only flags and markers have named bits (", column, ".", bit, ")"));
-  if (!result.column->numeric()) throw UsageError(cat("--where '", condition, "': this ", column, " column holds text"));
+    throw UsageError(cat(Option::where, " '", condition, "': only flags and markers have named bits (", column, ".", bit, ")"));
+  if (!result.column->numeric())
+    throw UsageError(cat(Option::where, " '", condition, "': this ", column, " column holds text"));
   std::string names;
   for (const auto& [name, value_of_bit] : bits) {
     names += cat(names.empty() ? "" : ", ", name);
     if (bit == name) result.bit = value_of_bit;
   }
   if (result.bit == 0)
-    throw UsageError(cat("--where '", condition, "': no ", column, " bit is named '", bit, "' (", names, ")"));
+    throw UsageError(cat(Option::where, " '", condition, "': no ", column, " bit is named '", bit, "' (", names, ")"));
   if ((result.op != "==" && result.op != "!=") || (value != "0" && value != "1"))
-    throw UsageError(cat("--where '", condition, "': a bit is 0 or 1: compare it with ==0, ==1, !=0 or !=1, e.g. '",
+    throw UsageError(cat(Option::where, " '", condition, "': a bit is 0 or 1: compare it with ==0, ==1, !=0 or !=1, e.g. '",
                          column, ".", bit, "==0'"));
   result.number = value == "1" ? 1 : 0;
   return result;
@@ -63,11 +64,11 @@ bool RowCondition::holds(std::size_t row) const {
 
 WhereParts split_where(const std::string& condition) {
   if (condition.size() > kMaxWhereLength)
-    throw UsageError(cat("--where: a condition has at most ", kMaxWhereLength, " characters; this one has ",
+    throw UsageError(cat(Option::where, ": a condition has at most ", kMaxWhereLength, " characters; this one has ",
                          condition.size(), " ('", condition.substr(0, 40), "...'): give a shorter condition, or "
-                         "several --where, which must all hold"));
+                         "several ", Option::where, ", which must all hold"));
   const auto shape_refused = [&] {
-    return UsageError(cat("--where: '", condition, "' is not COLUMN OP NUMBER (OP: < <= > >= == !=), e.g. "
+    return UsageError(cat(Option::where, ": '", condition, "' is not COLUMN OP NUMBER (OP: < <= > >= == !=), e.g. "
                           "'tdcone<0.5', or, for a text column, COLUMN==TEXT or COLUMN!=TEXT with the text quoted, "
                           "e.g. \"combination=='(6,6)'\", or, for a bit of flags or markers, COLUMN.NAME==0 or 1, "
                           "e.g. 'flags.duplicate==0'"));
@@ -125,7 +126,7 @@ RowCondition parse_where(const std::string& condition,
   const bool quoted = parts.quoted;
   RowCondition result{&column_named(name), op, 0, std::nullopt};
   if (!parts.bit.empty()) return named_bit(std::move(result), name, parts.bit, value, condition);
-  const std::string column = cat("--where: column '", name, "' of ", group);
+  const std::string column = cat(Option::where, ": column '", name, "' of ", group);
   if (!result.column->numeric()) {
     if (!quoted)
       throw UsageError(cat(column, " holds text: quote the value, e.g. \"", name, op, "'", value, "'\""));
@@ -139,7 +140,7 @@ RowCondition parse_where(const std::string& condition,
   char* end = nullptr;
   result.number = std::strtold(value.c_str(), &end);
   if (end != value.c_str() + value.size() || std::isnan(result.number))
-    throw UsageError(cat("--where: '", value, "' in '", condition, "' is not a number"));
+    throw UsageError(cat(Option::where, ": '", value, "' in '", condition, "' is not a number"));
   return result;
 }
 

@@ -35,13 +35,14 @@ void check_output_target(const std::string& path, bool force) {
   const auto status = fs::symlink_status(target, ec);
   if (fs::is_symlink(status))
     throw UsageError(cat("output file ", path, " is a symbolic link, which tdcone will not follow or replace",
-                         force ? " (not even with --force)" : "", ": remove it, or choose another --output"));
+                         force ? cat(" (not even with ", Option::force, ")") : "", ": remove it, or choose another ",
+                         Option::output));
   if (fs::exists(status)) {
     if (fs::is_directory(status)) throw UsageError(cat("output file is a directory: ", path));
     // A device, FIFO or socket is not ours to replace by a file, --force or not.
     if (!fs::is_regular_file(status))
-      throw UsageError(cat("output file is not a regular file: ", path, " (--force replaces regular files only)"));
-    if (!force) throw UsageError(cat("output file exists: ", path, " (use --force to overwrite)"));
+      throw UsageError(cat("output file is not a regular file: ", path, " (", Option::force, " replaces regular files only)"));
+    if (!force) throw UsageError(cat("output file exists: ", path, " (use ", Option::force, " to overwrite)"));
   }
   if (const std::string problem = io::folder_problem(path); !problem.empty())
     throw UsageError(cat("cannot create the output file ", path, ": ", problem));

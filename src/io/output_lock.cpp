@@ -49,7 +49,7 @@ extern "C" void remove_partial_and_stop(int signal) {
 
 // Refuses what is at `path` where tdcone creates a file, unless it is a
 // regular file: a link is never followed, whatever it points at.
-void refuse_unless_regular(const std::string& path, const std::string& what, const std::string& option) {
+void refuse_unless_regular(const std::string& path, const std::string& what, Option option) {
   if (const std::string problem = why_not_a_regular_file(path); !problem.empty())
     throw IoError(cat("cannot use ", what, " ", path, ": ", problem, "; remove it, or choose another ", option));
 }
@@ -78,7 +78,7 @@ std::string holder_of(int fd) {
 
 }  // namespace
 
-OutputLock::OutputLock(const std::string& path, const std::string& option) : lock_path_(path + ".lock") {
+OutputLock::OutputLock(const std::string& path, Option option) : lock_path_(path + ".lock") {
   const char* lock = lock_path_.c_str();
   for (;;) {
     // Our own new file, or the one a job left (never through a link: O_NOFOLLOW).

@@ -8,19 +8,19 @@ namespace tdcone::io {
 
 void check_parallel_files(const std::vector<InputFile>& src_files, const std::vector<InputFile>& tgt_files) {
   if (src_files.size() != tgt_files.size())
-    throw UsageError(cat("--src-file names ", src_files.size(), " file(s) and --tgt-file ", tgt_files.size(),
+    throw UsageError(cat(Option::src_file, " names ", src_files.size(), " file(s) and ", Option::tgt_file, " ", tgt_files.size(),
                          ": they must name as many (after glob expansion), matched in order"));
-  if (src_files.empty()) throw UsageError("--src-file and --tgt-file name no file");
+  if (src_files.empty()) throw UsageError(cat(Option::src_file, " and ", Option::tgt_file, " name no file"));
   for (const auto* files : {&src_files, &tgt_files})
     for (const InputFile& f : *files)
       if (struct stat st; f.stream && (::stat(f.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)))
-        throw UsageError(cat(f.path, ": --src-file and --tgt-file must be regular files (read twice: counted, then "
-                             "read); a pipe or FIFO can be read only once"));
+        throw UsageError(cat(f.path, ": ", Option::src_file, " and ", Option::tgt_file, " must be regular files (read "
+                             "twice: counted, then read); a pipe or FIFO can be read only once"));
 }
 
 std::string line_count_mismatch(const InputFile& src, std::uint64_t src_lines, const InputFile& tgt,
                                 std::uint64_t tgt_lines) {
-  return cat("--src-file ", src.path, " has ", src_lines, " line(s) but its --tgt-file ", tgt.path, " has ", tgt_lines,
+  return cat(Option::src_file, " ", src.path, " has ", src_lines, " line(s) but its ", Option::tgt_file, " ", tgt.path, " has ", tgt_lines,
              ": line k of one must pair with line k of the other");
 }
 
@@ -49,7 +49,7 @@ ParallelLineReader::ParallelLineReader(std::vector<InputFile> src_files, std::ve
                                        std::uint64_t max_line_bytes)
     : src_files_(std::move(src_files)), tgt_files_(std::move(tgt_files)), max_line_bytes_(max_line_bytes) {
   if (src_files_.size() != tgt_files_.size())
-    throw UsageError(cat("--src-file names ", src_files_.size(), " file(s) and --tgt-file ", tgt_files_.size(),
+    throw UsageError(cat(Option::src_file, " names ", src_files_.size(), " file(s) and ", Option::tgt_file, " ", tgt_files_.size(),
                          ": they must name as many, matched in order"));
 }
 

@@ -28,12 +28,16 @@ std::string rank_by_name(RankBy rank_by) {
 }
 
 void check_options(const BalanceConfig& o) {
-  if (!o.labels.given()) throw UsageError("balance needs labels: --label-cols (TSV) or --label-fields (JSONL)");
-  if (o.size > 0 && o.mode != label::BalanceMode::skewed) throw UsageError("--size is the total of --mode skewed");
+  if (!o.labels.given())
+    throw UsageError(cat("balance needs labels: ", Option::label_cols, " (TSV) or ", Option::label_fields, " (JSONL)"));
+  if (o.size > 0 && o.mode != label::BalanceMode::skewed)
+    throw UsageError(cat(Option::size, " is the total of ", Option::mode, " skewed"));
   if (o.rank_by == RankBy::cynical && o.ranking.empty())
-    throw UsageError("--rank-by cynical takes the ranks of a select result of this corpus: give it with --ranking");
-  if (o.rank_by == RankBy::random && !o.ranking.empty()) throw UsageError("--ranking is for --rank-by tdcone or cynical");
-  if (!o.ranking.empty()) exporting::check_result_path("--ranking", o.ranking);
+    throw UsageError(cat(Option::rank_by, " cynical takes the ranks of a select result of this corpus: give it with ",
+                         Option::ranking));
+  if (o.rank_by == RankBy::random && !o.ranking.empty())
+    throw UsageError(cat(Option::ranking, " is for ", Option::rank_by, " tdcone or cynical"));
+  if (!o.ranking.empty()) exporting::check_result_path(Option::ranking, o.ranking);
   exporting::check_where_options(o.where);
 }
 
@@ -42,8 +46,8 @@ std::vector<double> keys_from_ranking(const BalanceConfig& o, const text::Tokeni
   const hdf5::Reader reader(o.ranking);
   results::check_tdcone_result(reader, o.ranking);
   const char* table = o.rank_by == RankBy::tdcone ? schema::pairs::group : schema::selection::group;
-  results::check_result_table(reader, o.ranking, table, "--rank-by " + rank_by_name(o.rank_by));
-  exporting::check_same_corpus(reader, "--ranking", o.ranking, share, o.read_run_config);
+  results::check_result_table(reader, o.ranking, table, cat(Option::rank_by, " ", rank_by_name(o.rank_by)));
+  exporting::check_same_corpus(reader, Option::ranking, o.ranking, share, o.read_run_config);
   if (o.rank_by == RankBy::tdcone) {
     results::check_pair_id_rows(reader, o.ranking, table, share.first_pair_id, share.size());
     return reader.read_double(schema::pairs::tdcone.path(), share.first_pair_id,

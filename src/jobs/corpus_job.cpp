@@ -28,15 +28,16 @@ constexpr std::uint64_t kFewTypesMinLines = 1000;
 
 void name_sides(const config::CorpusConfig& corpus, CorpusJob& job) {
   using Names = std::array<std::string, 2>;
+  using Options = std::array<Option, 2>;
   if (corpus.parallel()) {
     job.side_where = Names{"whole lines", "whole lines"};
-    job.side_option = Names{"--src-file", "--tgt-file"};
+    job.side_option = Options{Option::src_file, Option::tgt_file};
   } else if (corpus.format == io::Format::jsonl) {
     job.side_where = Names{cat("field '", corpus.src_field, "'"), cat("field '", corpus.tgt_field, "'")};
-    job.side_option = Names{"--src-field", "--tgt-field"};
+    job.side_option = Options{Option::src_field, Option::tgt_field};
   } else {
     job.side_where = Names{cat("column ", corpus.src_col), cat("column ", corpus.tgt_col)};
-    job.side_option = Names{"--src-col", "--tgt-col"};
+    job.side_option = Options{Option::src_col, Option::tgt_col};
   }
   if (corpus.reverse) {
     std::swap(job.side_where[0], job.side_where[1]);
@@ -55,8 +56,8 @@ void warn_same_sides(const CorpusJob& job) {
   if (job.tgt_files.empty() && job.side_where[0] == job.side_where[1]) same = "are both " + job.side_where[0];
   if (!same.empty())
     std::fprintf(stderr, "tdcone: warning: %s and %s %s: every line is paired with itself (a TD-CONE near 0 that "
-                 "means nothing); give the output side with %s\n", job.side_option[0].c_str(),
-                 job.side_option[1].c_str(), same.c_str(), job.side_option[1].c_str());
+                 "means nothing); give the output side with %s\n", option_name(job.side_option[0]).c_str(),
+                 option_name(job.side_option[1]).c_str(), same.c_str(), option_name(job.side_option[1]).c_str());
 }
 
 }  // namespace
@@ -72,19 +73,19 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const config::Co
     output.check_target(comm.rank() == 0);
     corpus.check_sources();
     if (labels && labels->given() && corpus.parallel())
-      throw UsageError("--label-cols/--label-fields do not apply to --src-file/--tgt-file (whole lines, no columns); "
-                       "paste them into one TSV with the labels");
+      throw UsageError(cat(Option::label_cols, "/", Option::label_fields, " do not apply to ", Option::src_file, "/",
+                           Option::tgt_file, " (whole lines, no columns); paste them into one TSV with the labels"));
     if (labels) labels->apply(read);
     reference.check_sources();
   });
-  job.files = corpus.parallel() ? mpi::agreed_inputs(comm, corpus.src_files, "--src-file")
-                                : mpi::agreed_inputs(comm, corpus.inputs, "--input");
-  if (corpus.parallel()) job.tgt_files = mpi::agreed_inputs(comm, corpus.tgt_files, "--tgt-file");
+  job.files = corpus.parallel() ? mpi::agreed_inputs(comm, corpus.src_files, Option::src_file)
+                                : mpi::agreed_inputs(comm, corpus.inputs, Option::input);
+  if (corpus.parallel()) job.tgt_files = mpi::agreed_inputs(comm, corpus.tgt_files, Option::tgt_file);
   if (reference.parallel()) {
-    reference_files = mpi::agreed_inputs(comm, reference.src_files, "--reference-src-file");
-    reference_tgt_files = mpi::agreed_inputs(comm, reference.tgt_files, "--reference-tgt-file");
+    reference_files = mpi::agreed_inputs(comm, reference.src_files, Option::reference_src_file);
+    reference_tgt_files = mpi::agreed_inputs(comm, reference.tgt_files, Option::reference_tgt_file);
   } else if (!reference.reference.empty()) {
-    reference_files = mpi::agreed_inputs(comm, {reference.reference}, "--reference");
+    reference_files = mpi::agreed_inputs(comm, {reference.reference}, Option::reference);
   }
   mpi::collective_step(comm, [&] {
     if (corpus.parallel()) io::check_parallel_files(job.files, job.tgt_files);
@@ -95,9 +96,10 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const config::Co
   job.share = corpus.parallel()
                   ? engine::read_parallel_files(comm, job.files, job.tgt_files, read, job.vocabulary, "corpus")
                   : engine::read_files(comm, job.files, read, job.vocabulary, "corpus");
-  const std::string what = corpus.parallel() ? "the corpus, --src-file/--tgt-file" : "the corpus, --input";
+  const std::string two_files = cat(Option::src_file, "/", Option::tgt_file);
+  const std::string what = corpus.parallel() ? cat("the corpus, ", two_files) : cat("the corpus, ", Option::input);
   config::BadLinePolicy policy = corpus.bad_line_policy();
-  if (!corpus.parallel()) policy.two_file_options = "--src-file/--tgt-file";
+  if (!corpus.parallel()) policy.two_file_options = two_files;
   job.counts = results::account_lines(comm, job.share, job.files, policy, what);
   if (labels && labels->given())
     job.labels = results::account_labels(comm, job.share, read, job.counts, corpus.max_bad_fraction, results::describe_input(job.files, what));
@@ -105,11 +107,11 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const config::Co
     job.reference = engine::read_parallel_files(comm, reference_files, reference_tgt_files, corpus.read_options(),
                                                   job.vocabulary, "reference");
     results::account_lines(comm, *job.reference, reference_files, corpus.bad_line_policy(),
-                  "the reference, --reference-src-file/--reference-tgt-file");
+                  cat("the reference, ", Option::reference_src_file, "/", Option::reference_tgt_file));
   } else if (!reference_files.empty()) {
     job.reference = engine::read_files(comm, reference_files, corpus.read_options(), job.vocabulary, "reference");
-    policy.two_file_options = "--reference-src-file/--reference-tgt-file";
-    results::account_lines(comm, *job.reference, reference_files, policy, "the reference, --reference");
+    policy.two_file_options = cat(Option::reference_src_file, "/", Option::reference_tgt_file);
+    results::account_lines(comm, *job.reference, reference_files, policy, cat("the reference, ", Option::reference));
   }
   job.read_seconds = clock.seconds();
   if (read.dedup != text::DedupMode::none) {
@@ -132,11 +134,8 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
   config.embeddings = engine.embeddings;
   config.rel_lambda = reference.rel_lambda;
   const engine::MachineBudget machine = engine::default_memory_budget(comm);
-  mpi::collective_step(comm, [&] {
-    config.memory_bytes =
-        engine.memory.empty() ? machine.bytes : engine::parse_memory_size(engine.memory, "--memory", engine::SizeOf::budget);
-    if (!engine.round_size.empty()) config.round_bytes = engine::parse_memory_size(engine.round_size, "--round-size", engine::SizeOf::buffer);
-  });
+  config.memory_bytes = engine.memory_bytes.value_or(machine.bytes);
+  config.round_bytes = engine.round_bytes;
   config.machine_bytes = machine.bytes;
   engine::note_memory_budget(config.memory_bytes, machine);
   JobScores scores;
@@ -148,13 +147,13 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
         static_cast<double>(types[side]) < std::sqrt(static_cast<double>(job.counts.scored)))
       std::fprintf(stderr, "tdcone: warning: the %s side (%s, %s) has %llu word types over %llu usable lines, too "
                    "few for text: a label or a score? check %s\n", side == 0 ? "input" : "output",
-                   job.side_where[side].c_str(), job.side_option[side].c_str(), (unsigned long long)types[side],
-                   (unsigned long long)job.counts.scored, job.side_option[side].c_str());
+                   job.side_where[side].c_str(), option_name(job.side_option[side]).c_str(), (unsigned long long)types[side],
+                   (unsigned long long)job.counts.scored, option_name(job.side_option[side]).c_str());
   entropy::add_subset_diversity(comm, job.share, groups, scores.subsets);
   if (job.duplicates) scores.phases.insert(scores.phases.begin(), {"dedup", job.dedup_seconds});
   scores.phases.insert(scores.phases.begin(), {"read", job.read_seconds});
   scores.memory_budget = config.memory_bytes;
-  if (engine.memory.empty()) scores.memory_rule = machine.rule;
+  if (!engine.memory_bytes) scores.memory_rule = machine.rule;
   boost::mpi::all_gather(comm, engine::peak_rss_bytes(), scores.peak_rss);
   return scores;
 }

@@ -26,15 +26,17 @@ std::vector<std::string> shard_files(const std::vector<io::InputFile>& files, st
 
 ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& config, const std::string& config_toml) {
   if (config.by_label != config.labels.given())
-    mpi::fail_everywhere(config.by_label ? "--by-label needs --label-cols (TSV) or --label-fields (JSONL)"
-                                         : "labels are read for --by-label: add it (or use tdcone balance)", 2);
+    mpi::fail_everywhere(config.by_label ? cat(Option::by_label, " needs ", Option::label_cols, " (TSV) or ",
+                                               Option::label_fields, " (JSONL)")
+                                         : cat("labels are read for ", Option::by_label, ": add it (or use tdcone balance)"),
+                         2);
   if (const std::string problem = results::length_buckets_problem(config.length_buckets); !problem.empty())
-    mpi::fail_everywhere("--length-buckets: " + problem, 2);
+    mpi::fail_everywhere(cat(Option::length_buckets, ": ", problem), 2);
   CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output, &config.labels);
   // The counts are global, so every rank stops here together: a shard per line
   // at most, or a typo's billions of shards would take their memory first.
   if (config.shards > job.counts.scored)
-    mpi::fail_everywhere(cat("--shards: ", config.shards, " is more than the ", job.counts.scored,
+    mpi::fail_everywhere(cat(Option::shards, ": ", config.shards, " is more than the ", job.counts.scored,
                              " usable lines of the corpus (at most one shard a line)"), 2);
   ScoreRun run;
   run.counts = job.counts;

@@ -114,24 +114,25 @@ select::Corpora read_corpora(const boost::mpi::communicator& comm, const SelectC
   // Every input given must have a usable line: an empty or all-bad SEED or
   // UNAD would silently change the model. SEED and UNAD not given are fine.
   config::BadLinePolicy policy = o.corpus.bad_line_policy();
-  policy.hint = cat("--format (", config::format_name(o.corpus.format), " here), --side (", side_name(line_side(o.side)),
-                    " here), the per-input sides and ",
-                    o.corpus.format == io::Format::jsonl ? "--src-field/--tgt-field" : "--src-col/--tgt-col");
+  const bool jsonl = o.corpus.format == io::Format::jsonl;
+  policy.hint = cat(Option::format, " (", config::format_name(o.corpus.format), " here), ", Option::side, " (",
+                    side_name(line_side(o.side)), " here), the per-input sides and ",
+                    jsonl ? Option::src_field : Option::src_col, "/", jsonl ? Option::tgt_field : Option::tgt_col);
   c.representative = engine::read_files(comm, in.representative, read_options(o, in.representative_side), c.vocabulary,
                                           "representative");
   c.representative_side = counted_side(in.representative_side);
-  results::account_lines(comm, c.representative, in.representative, policy, "REPR, --representative");
+  results::account_lines(comm, c.representative, in.representative, policy, cat("REPR, ", Option::representative));
   c.available = engine::read_files(comm, in.available, read_options(o, line_side(o.side)), c.vocabulary, "available");
-  available_counts = results::account_lines(comm, c.available, in.available, policy, "AVAIL, --available");
+  available_counts = results::account_lines(comm, c.available, in.available, policy, cat("AVAIL, ", Option::available));
   if (!in.unadapted.empty()) {
     c.unadapted = engine::read_files(comm, in.unadapted, read_options(o, in.unadapted_side), c.vocabulary, "unadapted");
     c.unadapted_side = counted_side(in.unadapted_side);
-    results::account_lines(comm, *c.unadapted, in.unadapted, policy, "UNAD, --unadapted");
+    results::account_lines(comm, *c.unadapted, in.unadapted, policy, cat("UNAD, ", Option::unadapted));
   }
   if (!in.seed.empty()) {
     c.seed = engine::read_files(comm, in.seed, read_options(o, in.seed_side), c.vocabulary, "seed");
     c.seed_side = counted_side(in.seed_side);
-    results::account_lines(comm, *c.seed, in.seed, policy, "SEED, --seed-corpus");
+    results::account_lines(comm, *c.seed, in.seed, policy, cat("SEED, ", Option::seed_corpus));
   }
   return c;
 }
@@ -202,8 +203,8 @@ class Checkpoints {
         // returns 75 when it sees this line).
         std::fprintf(stderr,
                      "tdcone select: stopped by a signal: checkpoint of %zu ranked lines written to %s; run the same "
-                     "command with --resume to continue (exit status 75)\n",
-                     state.ranked.size(), file_->path().c_str());
+                     "command with %s to continue (exit status 75)\n",
+                     state.ranked.size(), file_->path().c_str(), option_name(Option::resume).c_str());
         return;
       }
       try {
@@ -222,8 +223,8 @@ class Checkpoints {
   // What a failed periodic checkpoint leaves.
   std::string kept() const {
     if (!kept_lines_) return "no checkpoint of this run is kept yet";
-    return cat("the previous checkpoint (", *kept_lines_, " ranked lines) is kept, and --resume from it gives the same "
-               "result as an uninterrupted run");
+    return cat("the previous checkpoint (", *kept_lines_, " ranked lines) is kept, and ", Option::resume,
+               " from it gives the same result as an uninterrupted run");
   }
 
   const boost::mpi::communicator& comm_;
@@ -238,10 +239,10 @@ class Checkpoints {
 // The inputs given, agreed over all ranks, and the side of each ("auto" decided).
 Inputs agreed_inputs(const boost::mpi::communicator& comm, const SelectConfig& options) {
   Inputs in;
-  in.representative = mpi::agreed_inputs(comm, options.representative, "--representative");
-  in.available = mpi::agreed_inputs(comm, options.available, "--available");
-  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, "--unadapted");
-  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, "--seed-corpus");
+  in.representative = mpi::agreed_inputs(comm, options.representative, Option::representative);
+  in.available = mpi::agreed_inputs(comm, options.available, Option::available);
+  if (!options.unadapted.empty()) in.unadapted = mpi::agreed_inputs(comm, options.unadapted, Option::unadapted);
+  if (!options.seed_corpus.empty()) in.seed = mpi::agreed_inputs(comm, options.seed_corpus, Option::seed_corpus);
   mpi::collective_step(comm, [&] {
     in.representative_side = input_side(options, options.representative_side, in.representative);
     in.unadapted_side = in.unadapted.empty() ? line_side(options.side) : input_side(options, options.unadapted_side, in.unadapted);
@@ -275,7 +276,7 @@ SelectRun run_select_job(const boost::mpi::communicator& comm, const SelectConfi
   std::vector<std::uint32_t> lexicon_id;
   const select::Statistics stats = select::gather_statistics(comm, corpora, options.side, lexicon_id);
   if (stats.repr_tokens == 0)  // every rank sees the same replicated counts
-    mpi::fail_everywhere("the representative corpus (--representative) has no tokens: nothing to select for", 2);
+    mpi::fail_everywhere(cat("the representative corpus (", Option::representative, ") has no tokens: nothing to select for"), 2);
   std::vector<std::size_t> junk;
   const select::AvailableLines lines =
       select::available_lines(corpora.available, options.side, lexicon_id, options.length_cap, junk);

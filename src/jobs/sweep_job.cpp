@@ -1,5 +1,6 @@
 #include "tdcone/jobs/sweep_job.hpp"
 
+#include "tdcone/core/error.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
@@ -36,11 +37,14 @@ std::vector<double> swept_values(const text::TokenizedShare& share, SweepBy by) 
 SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& config, const std::string& config_toml) {
   const bool by_score = config.by == SweepBy::score;
   if (by_score && config.corpus.parallel() && config.corpus.score_col == 0)
-    mpi::fail_everywhere("tdcone sweep needs a score, and --src-file/--tgt-file have none: paste the two sides and "
-                         "a score column into one TSV (paste src tgt scores > corpus.tsv) and give --input with --score-col 3", 2);
+    mpi::fail_everywhere(cat("tdcone sweep needs a score, and ", Option::src_file, "/", Option::tgt_file, " have none: "
+                             "paste the two sides and a score column into one TSV (paste src tgt scores > corpus.tsv) "
+                             "and give ", Option::input, " with ", Option::score_col, " 3"),
+                         2);
   if (by_score && !config.corpus.read_options().fields.has_score())
-    mpi::fail_everywhere("tdcone sweep needs a score: give --score-col (TSV) or --score-field (JSONL), or sweep a "
-                         "pair's diversity (--sweep-by bleu|unigram_precision|len_ratio)", 2);
+    mpi::fail_everywhere(cat("tdcone sweep needs a score: give ", Option::score_col, " (TSV) or ", Option::score_field,
+                             " (JSONL), or sweep a pair's diversity (", Option::sweep_by, " bleu|unigram_precision|len_ratio)"),
+                         2);
   CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output);
   entropy::ThresholdGroups subsets;
   mpi::collective_step(comm, [&] {

@@ -82,10 +82,10 @@ void plan_joint(const Counts& counts, std::uint64_t total, double min_share, boo
     }
   }
   if (!any_eligible)
-    plan.warnings.push_back(cat("no combination holds --min-share ", min_share, " of the lines (the largest holds ",
+    plan.warnings.push_back(cat("no combination holds ", Option::min_share, " ", min_share, " of the lines (the largest holds ",
                                 short_number(static_cast<double>(largest) / static_cast<double>(total)),
                                 "): nothing was down-sampled; ", ids ? "a label looks like ids, not a label (see its warning)"
-                                                                   : "lower --min-share"));
+                                                                   : cat("lower ", Option::min_share)));
   for (std::size_t k = 0; k < counts.size(); ++k) {
     const bool eligible = any_eligible && counts[k] > 0 && static_cast<double>(counts[k]) >= floor_lines;
     plan.quota[k] = eligible ? common : counts[k];
@@ -193,7 +193,7 @@ BalanceMode balance_mode_from_name(const std::string& name) {
   if (name == "joint") return BalanceMode::joint;
   if (name == "marginal") return BalanceMode::marginal;
   if (name == "skewed") return BalanceMode::skewed;
-  throw UsageError(cat("--mode must be joint, marginal or skewed: got '", name, "'"));
+  throw UsageError(cat(Option::mode, " must be joint, marginal or skewed: got '", name, "'"));
 }
 
 BalancePlan plan_balance(const LabelCounts& lc, const BalanceRequest& request) {
@@ -205,9 +205,9 @@ BalancePlan plan_balance(const LabelCounts& lc, const BalanceRequest& request) {
   const std::uint64_t total = std::accumulate(counts.begin(), counts.end(), std::uint64_t{0});
   if (total == 0) throw UsageError("no labelled line to balance");
   if (!(request.min_share >= 0 && request.min_share < 1))  // NaN fails too
-    throw UsageError(cat("--min-share must be in [0, 1): got ", request.min_share));
+    throw UsageError(cat(Option::min_share, " must be in [0, 1): got ", request.min_share));
   if (request.mode == BalanceMode::skewed && request.size > total)
-    throw UsageError(cat("--size ", request.size, " is more than the ", total, " labelled lines"));
+    throw UsageError(cat(Option::size, " ", request.size, " is more than the ", total, " labelled lines"));
 
   BalancePlan plan;
   plan.quota.assign(combinations, 0);

@@ -31,7 +31,7 @@ void parse_buckets(const std::vector<std::string>& entries, const std::vector<in
   spec.cuts.assign(spec.size(), {});
   for (const std::string& entry : entries) {
     const auto fail = [&](const std::string& why) {
-      throw UsageError(cat("--label-buckets '", entry, "': ", why));
+      throw UsageError(cat(Option::label_buckets, " '", entry, "': ", why));
     };
     const std::size_t equals = entry.find('=');
     if (equals == std::string::npos) fail("expected NAME=CUT,CUT,... (e.g. formality=0.2,0.4,0.6,0.8)");
@@ -72,7 +72,7 @@ std::string LocalLabels::add(std::span<const std::string_view> raw, std::vector<
       double value = 0;
       if (!io::parse_number(raw[l], value)) {
         add_none(ids);
-        return cat("label ", spec_.names[l], ": '", raw[l].substr(0, 40), "' is not a number (--label-buckets)");
+        return cat("label ", spec_.names[l], ": '", raw[l].substr(0, 40), "' is not a number (", Option::label_buckets, ")");
       }
       scratch_.push_back(static_cast<std::uint32_t>(std::upper_bound(cuts.begin(), cuts.end(), value) - cuts.begin()));
       continue;
@@ -177,7 +177,7 @@ PairLabels agree_labels(const boost::mpi::communicator& comm, const io::LabelSpe
     product *= std::max<std::size_t>(1, result.space.values[l].size());
     if (product > kMaxCombinations)
       throw UsageError(cat("the labels make more than ", kMaxCombinations, " combinations (label ", spec.names[l], " has ",
-                           result.space.values[l].size(), " values); bucket numeric labels with --label-buckets"));
+                           result.space.values[l].size(), " values); bucket numeric labels with ", Option::label_buckets));
   }
 
   // Local value id -> global value id, then each pair's combination.

@@ -75,7 +75,7 @@ void agree_on_arguments(const boost::mpi::communicator& comm, const std::vector<
 }
 
 std::vector<io::InputFile> agreed_inputs(const boost::mpi::communicator& comm, const std::vector<std::string>& patterns,
-                                         const std::string& option) {
+                                         Option option) {
   ReferenceFiles reference;
   if (comm.rank() == 0) {
     reference.host = host_name();

@@ -47,9 +47,9 @@ void wait_or_abort(MPI_Request& request, double patience, int rank, int status, 
     if (patience > 0 && std::chrono::steady_clock::now() > deadline) {
       std::fprintf(stderr,
                    "tdcone: rank %d: error: %s\n"
-                   "tdcone: rank %d: the other ranks did not reach the failure check within %.0f s (--stall-timeout); "
+                   "tdcone: rank %d: the other ranks did not reach the failure check within %.0f s (%s); "
                    "stopping the job\n",
-                   rank, message.c_str(), rank, patience);
+                   rank, message.c_str(), rank, patience, option_name(Option::stall_timeout).c_str());
       abort_job(status);
     }
     note_progress();

@@ -12,6 +12,7 @@
 
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/core/activity.hpp"
+#include "tdcone/core/error.hpp"
 
 namespace tdcone::mpi {
 
@@ -110,11 +111,12 @@ struct StallWatchdog::Watch {
   }
 
   [[noreturn]] void stall(int who, const std::string& who_host, double idle, const std::string& phase,
-                          const char* why) const {
+                          const std::string& why) const {
     std::fprintf(stderr,
                  "tdcone: error: rank %d (host %s) made no progress for %.0f s (phase: %s)%s; stopping the job "
-                 "(--stall-timeout %g)\n",
-                 who, who_host.c_str(), idle, phase.c_str(), why, timeout);
+                 "(%s %g)\n",
+                 who, who_host.c_str(), idle, phase.c_str(), why.c_str(), option_name(Option::stall_timeout).c_str(),
+                 timeout);
     abort_job(1);
   }
 
@@ -184,7 +186,7 @@ struct StallWatchdog::Watch {
       if (least_idle > timeout)
         stall(oldest, oldest == 0 ? host : peers[oldest].host, oldest_idle,
               oldest == 0 ? current_phase() : peers[oldest].phase,
-              ", nor did any other rank (if that phase can take so long, raise --stall-timeout)");
+              cat(", nor did any other rank (if that phase can take so long, raise ", Option::stall_timeout, ")"));
     }
   }
 

@@ -77,7 +77,7 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
   const std::string or_convert = also(encoding_hint(first));
   if (policy.on_bad_line == config::OnBadLine::fail)
     mpi::fail_everywhere(cat(first[0].file, ":", first[0].line, ": ", first[0].reason,
-                             " (--on-bad-line fail; use --on-bad-line skip to flag such lines and go on)",
+                             " (", Option::on_bad_line, " fail; use ", Option::on_bad_line, " skip to flag such lines and go on)",
                              also(encoding_hint({first[0]}))),
                          1);
   if (counts.scored == 0)
@@ -88,14 +88,14 @@ LineCounts account_lines(const boost::mpi::communicator& comm, const text::Token
     char percent[32];
     std::snprintf(percent, sizeof percent, "%.1f%%", 100.0 * static_cast<double>(counts.flagged) / static_cast<double>(counts.lines));
     mpi::fail_everywhere(cat(input, ": ", counts.flagged, " of ", counts.lines, " lines are bad (", percent,
-                             "), more than --max-bad-fraction ", policy.max_bad_fraction, first_reasons(first),
-                             "; check ", policy.hint, ", or raise --max-bad-fraction", one_sided_hint(first, policy), or_convert),
+                             "), more than ", Option::max_bad_fraction, " ", policy.max_bad_fraction, first_reasons(first),
+                             "; check ", policy.hint, ", or raise ", Option::max_bad_fraction, one_sided_hint(first, policy), or_convert),
                          1);
   }
   if (comm.rank() == 0) {
     if (quiet()) {
-      std::fprintf(stderr, "tdcone: %llu bad line(s) of %s flagged and skipped (not listed: --quiet)\n",
-                   (unsigned long long)counts.flagged, input.c_str());
+      std::fprintf(stderr, "tdcone: %llu bad line(s) of %s flagged and skipped (not listed: %s)\n",
+                   (unsigned long long)counts.flagged, input.c_str(), option_name(Option::quiet).c_str());
     } else {
       std::fprintf(stderr, "tdcone: %llu bad line(s) of %s flagged and skipped%s:\n", (unsigned long long)counts.flagged,
                    input.c_str(), counts.flagged > first.size() ? ", the first ones" : "");
@@ -112,19 +112,20 @@ label::PairLabels account_labels(const boost::mpi::communicator& comm, const tex
   mpi::collective_step(comm, [&] { labels = label::agree_labels(comm, read.labels, share.label_values, share.label_ids); });
   const std::uint64_t problems = mpi::sum_all<std::uint64_t>(comm, share.label_problem_count);
   const auto first = problems ? mpi::first_bad_lines(comm, share.label_problems) : std::vector<text::BadLine>{};
-  const std::string hint = read.fields.format == io::Format::tsv ? "--label-cols" : "--label-fields";
+  const Option hint = read.fields.format == io::Format::tsv ? Option::label_cols : Option::label_fields;
   // Global counts: every rank takes the same branch.
   if (labels.labelled == 0)
     mpi::fail_everywhere(cat(input, ": no usable label: none of the ", counts.scored, " usable lines has one",
-                             first_reasons(first), "; check ", hint, " and --label-buckets"), 1);
+                             first_reasons(first), "; check ", hint, " and ", Option::label_buckets), 1);
   if (static_cast<double>(problems) > max_bad_fraction * static_cast<double>(counts.scored))
-    mpi::fail_everywhere(cat(input, ": ", problems, " of ", counts.scored, " usable lines have no usable label, more than "
-                             "--max-bad-fraction ", max_bad_fraction, first_reasons(first), "; check ", hint,
-                             " and --label-buckets"), 1);
+    mpi::fail_everywhere(cat(input, ": ", problems, " of ", counts.scored, " usable lines have no usable label, more than ",
+                             Option::max_bad_fraction, " ", max_bad_fraction, first_reasons(first), "; check ", hint,
+                             " and ", Option::label_buckets), 1);
   if (comm.rank() != 0) return labels;
   if (problems > 0) {
     std::fprintf(stderr, "tdcone: %llu line(s) of %s have no usable label: flagged 16, scored, in no label combination%s\n",
-                 (unsigned long long)problems, input.c_str(), quiet() ? " (not listed: --quiet)" : ":");
+                 (unsigned long long)problems, input.c_str(),
+                 quiet() ? cat(" (not listed: ", Option::quiet, ")").c_str() : ":");
     if (!quiet()) list_lines(first);
   }
   for (std::size_t l = 0; l < labels.space.names.size(); ++l) {
@@ -138,7 +139,7 @@ label::PairLabels account_labels(const boost::mpi::communicator& comm, const tex
       std::fprintf(stderr, "tdcone: warning: label %s (%s) has %zu values over %llu labelled lines, %.1f lines a value: "
                    "an id, a URL or text, not a label? check %s\n", labels.space.names[l].c_str(), where.c_str(), values,
                    (unsigned long long)labels.labelled, static_cast<double>(labels.labelled) / static_cast<double>(values),
-                   hint.c_str());
+                   option_name(hint).c_str());
     }
   }
   return labels;

@@ -36,7 +36,7 @@ static_assert(sizeof(Fingerprint) == 5 * sizeof(std::uint64_t), "stored as it is
 constexpr unsigned kArchiveFlags = boost::archive::no_header;
 
 UsageError missing(const std::string& path) {
-  return UsageError(cat("cannot read checkpoint ", path, " (--resume needs the checkpoint file of an earlier run)"));
+  return UsageError(cat("cannot read checkpoint ", path, " (", Option::resume, " needs the checkpoint file of an earlier run)"));
 }
 
 // A regular file that starts like a checkpoint of any format version: one
@@ -78,14 +78,14 @@ FileIdentity replace_file(const std::string& path, const std::string& bytes) {
 // The parts of `expected` that `found` does not match, for the user.
 std::string differences(const Fingerprint& found, const Fingerprint& expected) {
   std::string parts;
-  const auto differs = [&](std::uint64_t a, std::uint64_t b, const char* what) {
+  const auto differs = [&](std::uint64_t a, std::uint64_t b, const std::string& what) {
     if (a != b) (parts += parts.empty() ? "" : ", ") += what;
   };
   differs(found.options, expected.options, "options");
-  differs(found.representative, expected.representative, "--representative lines");
-  differs(found.available, expected.available, "--available lines");
-  differs(found.unadapted, expected.unadapted, "--unadapted lines");
-  differs(found.seed, expected.seed, "--seed-corpus lines");
+  differs(found.representative, expected.representative, cat(Option::representative, " lines"));
+  differs(found.available, expected.available, cat(Option::available, " lines"));
+  differs(found.unadapted, expected.unadapted, cat(Option::unadapted, " lines"));
+  differs(found.seed, expected.seed, cat(Option::seed_corpus, " lines"));
   return parts;
 }
 
@@ -183,15 +183,16 @@ FileIdentity write_checkpoint(const std::string& path, const Fingerprint& finger
 SelectionState read_checkpoint(const std::string& path, const CheckpointKey& key) {
   std::string bytes;
   Fingerprint fingerprint;
-  const std::size_t frame_at = verified_header(path, bytes, fingerprint, "start again without --resume");
+  const std::string start_again = cat("start again without ", Option::resume);
+  const std::size_t frame_at = verified_header(path, bytes, fingerprint, start_again);
   const auto corrupt = [&](const std::string& why) {
-    return UsageError(cat("corrupt checkpoint ", path, ": ", why, "; start again without --resume"));
+    return UsageError(cat("corrupt checkpoint ", path, ": ", why, "; ", start_again));
   };
   if (fingerprint != key.fingerprint)
     throw UsageError(cat("checkpoint ", path, " belongs to another selection: its ",
                          differences(fingerprint, key.fingerprint),
-                         " differ from this run's; run with the same inputs and options, or with --force instead of "
-                         "--resume to start over and replace it"));
+                         " differ from this run's; run with the same inputs and options, or with ", Option::force,
+                         " instead of ", Option::resume, " to start over and replace it"));
   const char* frame = bytes.data() + frame_at;
   const std::size_t frame_size = bytes.size() - frame_at;
   const unsigned long long raw_size = ZSTD_getFrameContentSize(frame, frame_size);
@@ -219,9 +220,9 @@ void check_checkpoint_path(const std::string& path, bool resume) {
   const std::filesystem::file_status status = std::filesystem::status(path, error);
   if (std::filesystem::exists(status)) {
     if (!std::filesystem::is_regular_file(status))
-      throw UsageError(cat("--checkpoint ", path, " is a directory or special file, not a checkpoint"));
+      throw UsageError(cat(Option::checkpoint, " ", path, " is a directory or special file, not a checkpoint"));
     if (!is_checkpoint(path))
-      throw UsageError(cat("--checkpoint ", path, " is not a tdcone checkpoint; it is left as it is: give another path"));
+      throw UsageError(cat(Option::checkpoint, " ", path, " is not a tdcone checkpoint; it is left as it is: give another path"));
   } else if (resume) {
     throw missing(path);
   }
@@ -229,29 +230,30 @@ void check_checkpoint_path(const std::string& path, bool resume) {
   const std::filesystem::path directory = given.empty() ? "." : given;
   const std::filesystem::file_status folder = std::filesystem::status(directory, error);
   if (!std::filesystem::exists(folder))
-    throw UsageError(cat("--checkpoint ", path, ": no directory ", directory.string()));
+    throw UsageError(cat(Option::checkpoint, " ", path, ": no directory ", directory.string()));
   if (!std::filesystem::is_directory(folder))
-    throw UsageError(cat("--checkpoint ", path, ": ", directory.string(), " is not a directory"));
+    throw UsageError(cat(Option::checkpoint, " ", path, ": ", directory.string(), " is not a directory"));
   // A checkpoint is written at a signal, when it is too late to find out that
   // it cannot be: make and remove a file there now, as a checkpoint is made.
   std::string probe = path + ".partial-XXXXXX";
   const int fd = ::mkstemp(probe.data());
   if (fd < 0)
-    throw UsageError(cat("--checkpoint ", path, ": cannot create a file in ", directory.string(), " (",
-                         std::strerror(errno), "); give a --checkpoint in a folder this job can write"));
+    throw UsageError(cat(Option::checkpoint, " ", path, ": cannot create a file in ", directory.string(), " (",
+                         std::strerror(errno), "); give a ", Option::checkpoint, " in a folder this job can write"));
   ::close(fd);
   ::unlink(probe.c_str());
 }
 
 void refuse_found_checkpoint(const std::string& path, const Fingerprint& fingerprint) {
-  const std::string choices = "give another --checkpoint, or --force to start over and replace it";
+  const std::string choices = cat("give another ", Option::checkpoint, ", or ", Option::force, " to start over and replace it");
   std::string bytes;
   Fingerprint found;
   verified_header(path, bytes, found, cat("it is left as it is: ", choices));
   if (found == fingerprint)
-    throw UsageError(cat("--checkpoint ", path, " holds a checkpoint of this same selection (the same inputs and "
-                         "options): run with --resume to continue it, or with --force to start over and replace it"));
-  throw UsageError(cat("--checkpoint ", path, " holds the checkpoint of another selection (its ",
+    throw UsageError(cat(Option::checkpoint, " ", path, " holds a checkpoint of this same selection (the same inputs "
+                         "and options): run with ", Option::resume, " to continue it, or with ", Option::force,
+                         " to start over and replace it"));
+  throw UsageError(cat(Option::checkpoint, " ", path, " holds the checkpoint of another selection (its ",
                        differences(found, fingerprint), " differ from this run's); it is left as it is: ", choices));
 }
 

@@ -17,7 +17,7 @@ std::string checked(std::string path, bool resume) {
 }  // namespace
 
 CheckpointFile::CheckpointFile(std::string path, bool resume, bool force)
-    : path_(checked(std::move(path), resume)), lock_(path_, "--checkpoint"), found_(identity_of(path_)) {
+    : path_(checked(std::move(path), resume)), lock_(path_, Option::checkpoint), found_(identity_of(path_)) {
   if (resume || force) own_ = found_;
 }
 

@@ -233,7 +233,7 @@ class Selector {
     tally = mpi::sum_all(MPI_Comm(comm_), tally);
 
     const auto refuse = [](const std::string& why) {
-      mpi::fail_everywhere(cat("the checkpoint does not fit these inputs: ", why, "; start again without --resume"), 2);
+      mpi::fail_everywhere(cat("the checkpoint does not fit these inputs: ", why, "; start again without ", Option::resume), 2);
     };
     if (tally[n + 1] != s.ranked.size())
       refuse(cat(s.ranked.size() - tally[n + 1], " of its ranked lines are not selectable lines of AVAIL"));

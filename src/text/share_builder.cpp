@@ -93,7 +93,7 @@ ShareBuilder::ShareBuilder(TokenizedShare& share, const ReadOptions& options, Vo
 
 ShareBuilder::~ShareBuilder() = default;
 
-std::string ShareBuilder::too_long() const { return cat("line longer than --max-line-bytes (", options_.max_line_bytes, ")"); }
+std::string ShareBuilder::too_long() const { return cat("line longer than ", Option::max_line_bytes, " (", options_.max_line_bytes, ")"); }
 
 void ShareBuilder::finish() {
   if (diversity_) diversity_->finish();

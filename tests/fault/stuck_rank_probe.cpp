@@ -8,10 +8,12 @@
 #include <cstdio>
 #include <string>
 
+#include "tdcone/cli/option_names.hpp"
 #include "tdcone/mpi/guard.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  tdcone::cli::install_option_names();  // its message names --stall-timeout, as tdcone's does
   {
     const tdcone::mpi::FailureChannel failures(MPI_COMM_WORLD);
     const std::string file = argv[1];

@@ -9,7 +9,13 @@
 #include <string>
 #include <string_view>
 
+#include "tdcone/cli/option_names.hpp"
+
 namespace tdcone::fuzz {
+
+/// The messages of the code under test name options as tdcone's do (before
+/// any input: at the program's start).
+inline const bool option_names_installed = (cli::install_option_names(), true);
 
 /// A path to a file holding exactly the fuzz input, for readers that take a
 /// path. One in-memory file (memfd) is rewritten for every input: no disk I/O,

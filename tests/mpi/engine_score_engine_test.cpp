@@ -174,14 +174,14 @@ TEST_F(ScorePipelineTest, MultiFrameZstd) {
 TEST_F(ScorePipelineTest, RoundSizeAndBudgetChangeRoundsNotResults) {
   // 64 KiB rounds: hundreds of them; the automatic size: about eight.
   config::EngineSettings small;
-  small.memory = "96M";
-  small.round_size = "64k";
+  small.memory_bytes = 96 << 20;
+  small.round_bytes = 64 << 10;
   expect_rank_count_invariant(tsv({synth("rounds.tsv", 60000, false)}), 60000, {}, {}, small);
 }
 
 TEST_F(ScorePipelineTest, TooSmallMemoryStopsEveryRankWithStatus2) {
   config::EngineSettings tiny;
-  tiny.memory = "3M";
+  tiny.memory_bytes = 3 << 20;
   bmpi::communicator world;
   try {
     score(world, tsv({synth("too-big.tsv", 60000, false)}), {}, {}, tiny);

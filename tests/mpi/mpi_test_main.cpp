@@ -5,10 +5,12 @@
 
 #include <optional>
 
+#include "tdcone/cli/option_names.hpp"
 #include "tdcone/mpi/guard.hpp"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
+  tdcone::cli::install_option_names();  // as tdcone does: messages name options with them
   ::testing::InitGoogleTest(&argc, argv);
   std::optional<tdcone::mpi::FailureChannel> failures(MPI_COMM_WORLD);
   int rank = 0;

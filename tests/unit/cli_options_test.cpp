@@ -60,19 +60,19 @@ TEST(ValueRule, NamesSizesAndSwitches) {
   const ValueRule format = one_of({"tsv", "jsonl"});
   EXPECT_EQ(not_accepted("xml", format), "xml is not one of tsv, jsonl");
   EXPECT_EQ(checked(format, "jsonl"), "jsonl");
-  EXPECT_EQ(checked(memory_size(engine::SizeOf::budget), ""), "");  // automatic
-  EXPECT_EQ(checked(memory_size(engine::SizeOf::budget), "1500M"), "1500M");
-  for (const char* bad : {"lots", "0", "-1G", "2Q"}) EXPECT_EQ(checked(memory_size(engine::SizeOf::budget), bad), "refused") << bad;
+  EXPECT_EQ(checked(memory_size(SizeOf::budget), ""), "");  // automatic
+  EXPECT_EQ(checked(memory_size(SizeOf::budget), "1500M"), "1500M");
+  for (const char* bad : {"lots", "0", "-1G", "2Q"}) EXPECT_EQ(checked(memory_size(SizeOf::budget), bad), "refused") << bad;
   for (const char* good : {"2GB", "2GiB", "2gib", "512kB", "1T", "1048576"})
-    EXPECT_EQ(checked(memory_size(engine::SizeOf::budget), good), good) << good;
-  for (const char* bad : {"2GIBB", "2iB", "10", "2xb"}) EXPECT_EQ(checked(memory_size(engine::SizeOf::budget), bad), "refused") << bad;
-  EXPECT_EQ(not_accepted("10", memory_size(engine::SizeOf::budget)), "10 is 10 bytes; did you mean 10M or 10G?");
-  EXPECT_EQ(not_accepted("lots", memory_size(engine::SizeOf::budget)), "lots is not a size such as 1500M or 2G");
-  EXPECT_EQ(engine::parse_memory_size("2GB", "--memory", engine::SizeOf::budget), std::uint64_t{2} << 30);
-  EXPECT_EQ(engine::parse_memory_size("3KiB", "--memory", engine::SizeOf::budget), 3072u);
+    EXPECT_EQ(checked(memory_size(SizeOf::budget), good), good) << good;
+  for (const char* bad : {"2GIBB", "2iB", "10", "2xb"}) EXPECT_EQ(checked(memory_size(SizeOf::budget), bad), "refused") << bad;
+  EXPECT_EQ(not_accepted("10", memory_size(SizeOf::budget)), "10 is 10 bytes; did you mean 10M or 10G?");
+  EXPECT_EQ(not_accepted("lots", memory_size(SizeOf::budget)), "lots is not a size such as 1500M or 2G");
+  EXPECT_EQ(parse_memory_size("2GB", "--memory", SizeOf::budget), std::uint64_t{2} << 30);
+  EXPECT_EQ(parse_memory_size("3KiB", "--memory", SizeOf::budget), 3072u);
   // A buffer may be any number of bytes: --round-size 65536 is 64 KiB.
-  EXPECT_EQ(checked(memory_size(engine::SizeOf::buffer), "65536"), "65536");
-  EXPECT_EQ(engine::parse_memory_size("65536", "--round-size", engine::SizeOf::buffer), 65536u);
+  EXPECT_EQ(checked(memory_size(SizeOf::buffer), "65536"), "65536");
+  EXPECT_EQ(parse_memory_size("65536", "--round-size", SizeOf::buffer), 65536u);
   EXPECT_EQ(checked(switch_value(), "true"), "true");
   EXPECT_EQ(checked(switch_value(), "maybe"), "refused");
 }

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <string>
 
+#include "tdcone/cli/option_names.hpp"
+
 int main(int argc, char** argv) {
   // A temporary directory of the process's own, for Open MPI's session
   // directories too: ctest -j runs singletons side by side, and under a shared
@@ -16,6 +18,7 @@ int main(int argc, char** argv) {
   const bool private_tmp = ::mkdtemp(own.data()) != nullptr;
   if (private_tmp) ::setenv("TMPDIR", own.c_str(), 1);
   MPI_Init(&argc, &argv);
+  tdcone::cli::install_option_names();  // as tdcone does: messages name options with them
   ::testing::InitGoogleTest(&argc, argv);
   const int status = RUN_ALL_TESTS();
   MPI_Finalize();

@@ -34,9 +34,10 @@ struct CorpusModes {
   void resolve(config::CorpusConfig& config) const;
 };
 
-/// --align, by name.
+/// --align, by name; --memory and --round-size as given (empty: automatic),
+/// turned into bytes by resolve (CLI11 has already checked them).
 struct EngineModes {
-  std::string align = "uniform";
+  std::string align = "uniform", memory, round_size;
 
   void add_to(OptionSet& options, config::EngineSettings& config);
   /// Also refuses --embeddings without --align static, which would read no

@@ -6,9 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "tdcone/engine/memory_budget.hpp"
-
 namespace tdcone::cli {
+
+/// What a size measures: a rank's whole budget (--memory), never under a
+/// mebibyte, or a buffer (--round-size), any number of bytes.
+enum class SizeOf { budget, buffer };
+/// Why `text` is not a size ("" when it is): "1500M", "2G", "2GB", "2GiB",
+/// "512k", "1.5g" (K, M, G, T: powers of 1024, any case, B or iB optional), or
+/// plain bytes; a budget at least 1 MiB of them ("10" is refused: "did you mean 10M or 10G?").
+std::string memory_size_problem(const std::string& text, SizeOf what);
+/// The bytes of a size (see memory_size_problem). Throws UsageError naming `option`.
+std::uint64_t parse_memory_size(const std::string& text, const std::string& option, SizeOf what);
 
 struct ValueRule {
   std::string accepts;  // plain words after "takes" / "is not": "a whole number from 1 to 64"
@@ -28,8 +36,8 @@ ValueRule column_number(bool zero_for_none);
 /// A finite decimal number, min <= value <= max (either bound may be infinite).
 ValueRule real_number(double min, double max);
 ValueRule one_of(std::vector<std::string> names);
-/// A size such as 1500M or 2G (see engine::parse_memory_size); empty = automatic.
-ValueRule memory_size(engine::SizeOf what);
+/// A size such as 1500M or 2G (see parse_memory_size); empty = automatic.
+ValueRule memory_size(SizeOf what);
 /// "true" or "false", as CLI11 gives a switch's value.
 ValueRule switch_value();
 

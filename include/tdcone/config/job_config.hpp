@@ -3,6 +3,7 @@
 // output: plain values that the command line (cli) fills in. A mode is an
 // enum here; its name is the command line's business.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,7 +22,7 @@ struct BadLinePolicy {
   OnBadLine on_bad_line = OnBadLine::skip;  // --on-bad-line
   double max_bad_fraction = 0.5;     // --max-bad-fraction: more bad lines than this fraction of the lines is an error
   std::string hint;                  // the options that say how a line is read, for the error messages
-  // The options of the same input as two one-sided sets of files ("--src-file/--tgt-file"), suggested
+  // The options of the same input as two one-sided sets of files ("<src-file>/<tgt-file>"), suggested
   // when (nearly) every line is bad for want of a second column; empty: none.
   std::string two_file_options;
 };
@@ -57,9 +58,9 @@ struct CorpusConfig {
   text::ReadOptions line_read_options(select::Side side) const;
 };
 
-/// "tsv" or "jsonl", as --format names it.
+/// "tsv" or "jsonl", as <format> names it.
 std::string format_name(io::Format format);
-/// "whitespace" or "punct", as --tokenizer names it.
+/// "whitespace" or "punct", as <tokenizer> names it.
 std::string tokenizer_name(text::TokenizerKind kind);
 
 /// Label columns or fields of a corpus (label-aware curation): how each
@@ -90,8 +91,8 @@ struct OutputConfig {
 struct EngineSettings {
   align::AlignMode align = align::AlignMode::uniform;
   std::string embeddings;
-  std::string memory;      // per rank, e.g. "2G"; empty: from the machine and the ranks on it
-  std::string round_size;  // bytes a rank sends per exchange round; empty: automatic
+  std::optional<std::uint64_t> memory_bytes;  // per rank; none: from the machine and the ranks on it
+  std::uint64_t round_bytes = 0;              // bytes a rank sends per exchange round; 0: automatic
 };
 
 /// The reference set of TD-CONE_REL (docs/spec.md §4); read with the corpus options,

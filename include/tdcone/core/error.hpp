@@ -6,6 +6,9 @@
 #include <stdexcept>
 #include <string>
 
+// Messages name options by identity, cat(Option::memory, " ", size): the words are cli's.
+#include "tdcone/core/option.hpp"
+
 namespace tdcone {
 
 /// A problem with what the user gave us (options, files, data): exit status 2.

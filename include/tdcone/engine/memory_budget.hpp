@@ -8,16 +8,6 @@
 
 namespace tdcone::engine {
 
-/// What a size measures: a rank's whole budget (--memory), never under a
-/// mebibyte, or a buffer (--round-size), any number of bytes.
-enum class SizeOf { budget, buffer };
-/// Why `text` is not a size ("" when it is): "1500M", "2G", "2GB", "2GiB",
-/// "512k", "1.5g" (K, M, G, T: powers of 1024, any case, B or iB optional), or
-/// plain bytes; a budget at least 1 MiB of them ("10" is refused: "did you mean 10M or 10G?").
-std::string memory_size_problem(const std::string& text, SizeOf what);
-/// The bytes of a size (see memory_size_problem). Throws UsageError naming `option`.
-std::uint64_t parse_memory_size(const std::string& text, const std::string& option, SizeOf what);
-
 /// "1.50 GiB", "640 MiB"; below 1 MiB "512 KiB", below 1 KiB "100 bytes".
 std::string format_bytes(double bytes);
 
@@ -34,7 +24,7 @@ struct MemoryNeed {
 /// The headroom the advice adds to what was measured.
 constexpr double kAdviceHeadroom = 1.25;
 
-/// The one place that advises a budget: "try --memory M or at least N ranks"
+/// The one place that advises a budget: "try <memory> M or at least N ranks"
 /// for a run on `ranks` ranks refused under `budget`, where M = 1.25 x `need`
 /// (kAdviceHeadroom, a whole number of MiB, more than `budget`) and N the
 /// fewest ranks that fit `budget`. A rank count alone when M exceeds
@@ -80,7 +70,7 @@ MachineBudget default_memory_budget(MPI_Comm comm);
 /// in error.hpp): the budget and this machine's budget, with the phase running
 /// (current_phase in activity.hpp).
 void note_memory_budget(std::uint64_t budget, const MachineBudget& machine);
-/// "out of memory in align (--memory 300 MiB per rank; 80% of ...): try --memory 200M or more ranks"
+/// "out of memory in align (<memory> 300 MiB per rank; 80% of ...): try <memory> 200M or more ranks"
 std::string explain_out_of_memory();
 
 /// Peak resident memory of this process so far (VmHWM), in bytes.

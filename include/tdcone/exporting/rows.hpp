@@ -29,7 +29,7 @@ struct Table {
     for (const auto& name : names) list += cat(list.empty() ? "" : ", ", name);
     return list;
   }
-  std::size_t column(const std::string& name, const std::string& option) const {
+  std::size_t column(const std::string& name, Option option) const {
     const auto k = find(name);
     if (!k) throw UsageError(cat(option, ": ", group, " has no column '", name, "' (its columns: ", listing(), ")"));
     return *k;

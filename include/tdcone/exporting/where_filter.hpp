@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "tdcone/core/option.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/exporting/text.hpp"
 #include "tdcone/text/tokenized_share.hpp"
@@ -29,12 +30,12 @@ void check_where_options(const WhereFilter& filter);
 /// result `path` exists and is a regular file: HDF5 reads a result at random
 /// offsets, which a FIFO or pipe cannot give. Only looked up, so it is cheap
 /// to check before the corpus is read.
-void check_result_path(const std::string& option, const std::string& path);
+void check_result_path(Option option, const std::string& path);
 
 /// Throws UsageError unless the result `reader` (the file `path`, read by
 /// `option`: --ranking, --where-result) was computed on the corpus of `share`:
 /// the same files, lines and content.
-void check_same_corpus(const hdf5::Reader& reader, const std::string& option, const std::string& path,
+void check_same_corpus(const hdf5::Reader& reader, Option option, const std::string& path,
                        const text::TokenizedShare& share, const RunConfigReader& read_run_config);
 
 /// Per local line of `share`: 1 when its /pairs row of the result passes every

@@ -8,7 +8,7 @@ namespace tdcone::io {
 
 /// The files a command reads through one option, as given (paths or globs).
 struct ReadFiles {
-  std::string what;  // "the corpus given with --input"
+  std::string what;  // "the corpus given with <input>"
   std::vector<std::string> patterns;
 };
 

@@ -4,6 +4,8 @@
 // symbolic link planted where one should be is never followed.
 #include <string>
 
+#include "tdcone/core/option.hpp"
+
 namespace tdcone::io {
 
 /// An exclusive lock on `path + ".lock"` for as long as this job writes
@@ -20,7 +22,7 @@ class OutputLock {
   /// Throws IoError naming the job that holds the lock (its pid and host), or
   /// naming the lock file when it is a symbolic link or not a regular file;
   /// the message suggests another `option` (the one that named `path`).
-  explicit OutputLock(const std::string& path, const std::string& option = "--output");
+  explicit OutputLock(const std::string& path, Option option = Option::output);
   ~OutputLock();  // removes the lock file, while still holding it
   OutputLock(const OutputLock&) = delete;
   OutputLock& operator=(const OutputLock&) = delete;

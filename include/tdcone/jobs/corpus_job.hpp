@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tdcone/core/option.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/label/labels.hpp"
 #include "tdcone/engine/duplicates.hpp"
@@ -37,8 +38,9 @@ struct CorpusJob {
   std::optional<engine::Duplicates> duplicates;     // with --dedup
   double read_seconds = 0, dedup_seconds = 0;
   // Where the input and the output side are read (after --reverse), for
-  // messages: "column 3" and "--tgt-col", or "field 'tgt'" and "--tgt-field".
-  std::array<std::string, 2> side_where, side_option;
+  // messages: "column 3" and Option::tgt_col, or "field 'tgt'" and Option::tgt_field.
+  std::array<std::string, 2> side_where;
+  std::array<Option, 2> side_option{Option::src_col, Option::tgt_col};
 };
 
 /// Checks the output target, resolves and reads the corpus and the reference
@@ -53,7 +55,7 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const config::Co
 /// The engine's result, with the run's figures for the summary and the file.
 struct JobScores : engine::EngineResult {
   std::uint64_t memory_budget = 0;           // bytes per rank
-  std::string memory_rule;                   // how the default budget was found ("" for --memory)
+  std::string memory_rule;                   // how the default budget was found (empty with --memory)
   std::vector<std::uint64_t> peak_rss;       // bytes, per rank (every rank has all)
 };
 

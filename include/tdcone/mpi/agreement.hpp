@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "tdcone/core/option.hpp"
 #include "tdcone/io/input_files.hpp"
 
 namespace tdcone::mpi {
@@ -29,6 +30,6 @@ void agree_on_arguments(const boost::mpi::communicator& comm, const std::vector<
 /// appended to is fine: every rank reads the `size` rank 0 saw, which the
 /// result records with the fingerprint of exactly those bytes.
 std::vector<io::InputFile> agreed_inputs(const boost::mpi::communicator& comm, const std::vector<std::string>& patterns,
-                                         const std::string& option);
+                                         Option option);
 
 }  // namespace tdcone::mpi

@@ -30,7 +30,7 @@ text::TokenizedShare read_share(const boost::mpi::communicator& comm, const std:
 /// read_share for a parallel two-file corpus (--src-file / --tgt-file, see
 /// io/parallel_files.hpp for how the reading is distributed): src file i
 /// pairs line by line with tgt file i; a pair is the one read_share makes of
-/// the TSV line "SRC\tTGT" (`paste`), except that --max-line-bytes applies to
+/// the TSV line "SRC\tTGT" (`paste`), except that <max-line-bytes> applies to
 /// each line, and a bad line is reported in the file of the side that is bad.
 /// Collective; a src file and its tgt file with different line counts stop
 /// every rank (exit status 1) naming both files and both counts, and so does

@@ -33,7 +33,7 @@ void check_tdcone_result(const hdf5::Reader& reader, const std::string& path);
 /// tables of one row a line (/pairs, /balance, /selection), of n_lines rows.
 /// Only the dataspaces are read: a column that claims more rows is refused
 /// before it is allocated (columns of differing lengths: UsageError, exit status 2). `need`: who needs it, for the message ("export",
-/// "--rank-by tdcone"). A group the schema does not mark `checked` is not checked.
+/// "<rank-by> tdcone"). A group the schema does not mark `checked` is not checked.
 void check_result_table(const hdf5::Reader& reader, const std::string& path, const std::string& group,
                         const std::string& need);
 

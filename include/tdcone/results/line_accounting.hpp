@@ -18,7 +18,7 @@ struct LineCounts {
   std::uint64_t lines = 0, scored = 0, flagged = 0;
 };
 
-/// "a.tsv, b.tsv (the corpus, --input)": an input named in messages.
+/// "a.tsv, b.tsv (the corpus, <input>)": an input named in messages.
 std::string describe_input(const std::vector<io::InputFile>& files, const std::string& what);
 /// " (first: a.tsv:1: invalid JSON; a.tsv:2: missing column 2; ...)": the first three of `first`.
 std::string first_reasons(const std::vector<text::BadLine>& first);
@@ -28,7 +28,7 @@ std::string encoding_hint(const std::vector<text::BadLine>& first);
 /// "  a.tsv:1: invalid JSON", a line each, on standard error; then the encoding_hint, if any.
 void list_lines(const std::vector<text::BadLine>& lines);
 
-/// Totals over all ranks of an input `what` ("the corpus, --input") read from
+/// Totals over all ranks of an input `what` ("the corpus, <input>") read from
 /// `files`. Stops every rank (exit status 1, naming the files and the first
 /// bad lines) when the input has no usable line (no line at all, or only bad
 /// ones), when more than `max_bad_fraction` of its lines are bad, or, with
