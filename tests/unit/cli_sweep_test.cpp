@@ -1,0 +1,52 @@
+// tdcone sweep's command line (cli/sweep_command.hpp): thresholds, --sweep-by,
+// --below, --sample parsed into SweepConfig; bad values refused by option.
+#include "tdcone/cli/sweep_command.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "cli_command.hpp"
+#include "usage_error.hpp"
+
+namespace tdcone::cli {
+namespace {
+
+using Sweep = test_support::ParsedCommand<SweepOptions>;
+
+TEST(SweepCommand, OptionsBecomeTypedValues) {
+  Sweep sweep("sweep", add_sweep_options);
+  ASSERT_EQ(sweep.parse({"--input", "a.tsv", "--score-col", "3", "--output", "o.h5", "--thresholds", "0.5",
+                         "--thresholds", "0.9", "--sweep-by", "bleu", "--below", "--sample", "100", "--seed", "9"}),
+            "");
+  const jobs::SweepConfig& c = sweep.values.config;
+  EXPECT_EQ(c.thresholds, (std::vector<double>{0.5, 0.9}));
+  EXPECT_EQ(c.corpus.score_col, 3);
+  EXPECT_TRUE(c.below);
+  EXPECT_EQ(c.sample, 100u);
+  EXPECT_EQ(c.seed, 9u);
+  EXPECT_EQ(sweep.values.sweep_by, "bleu");
+}
+
+TEST(SweepCommand, DefaultsTakeEveryPairAbove) {
+  Sweep sweep("sweep", add_sweep_options);
+  ASSERT_EQ(sweep.parse({"--input", "a.tsv", "--output", "o.h5", "--thresholds", "0.5"}), "");
+  EXPECT_FALSE(sweep.values.config.below);
+  EXPECT_EQ(sweep.values.config.sample, 0u);
+  EXPECT_EQ(sweep.values.sweep_by, "score");
+}
+
+TEST(SweepCommand, BadValuesAreRefusedNamingTheOption) {
+  Sweep by("sweep", add_sweep_options);
+  const std::string message = by.parse({"--input", "a.tsv", "--output", "o.h5", "--sweep-by", "length"});
+  EXPECT_CONTAINS(message, "--sweep-by");
+  EXPECT_CONTAINS(message, "length");
+  Sweep threshold("sweep", add_sweep_options);
+  EXPECT_CONTAINS(threshold.parse({"--input", "a.tsv", "--output", "o.h5", "--thresholds", "nan"}), "--thresholds");
+  Sweep sample("sweep", add_sweep_options);
+  EXPECT_CONTAINS(sample.parse({"--input", "a.tsv", "--output", "o.h5", "--sample", "1.5"}), "--sample");
+}
+
+}  // namespace
+}  // namespace tdcone::cli
