@@ -102,7 +102,7 @@ class AgreedInputs : public ::testing::Test {
 
 TEST_F(AgreedInputs, EveryRankGetsRankZerosFiles) {
   const bmpi::communicator world;
-  const auto files = agreed_inputs(world, {path("*.tsv")}, "--input");
+  const auto files = agreed_inputs(world, {path("*.tsv")}, Option::input);
   ASSERT_EQ(files.size(), 2u);
   EXPECT_EQ(files[0].path, path("a.tsv"));
   EXPECT_EQ(files[1].path, path("b.tsv"));
@@ -112,7 +112,7 @@ TEST_F(AgreedInputs, EveryRankGetsRankZerosFiles) {
 
 TEST_F(AgreedInputs, AMissingFileStopsEveryRankNamingIt) {
   const bmpi::communicator world;
-  const Caught c = caught([&] { agreed_inputs(world, {path("missing.tsv")}, "--input"); });
+  const Caught c = caught([&] { agreed_inputs(world, {path("missing.tsv")}, Option::input); });
   EXPECT_TRUE(c.thrown);
   EXPECT_NE(c.status, 0);
   EXPECT_TRUE(contains(c.message, "missing.tsv")) << c.message;
@@ -124,7 +124,7 @@ TEST_F(AgreedInputs, ARankThatSeesOtherFilesStopsTheJobWithStatus1) {
   const int last = world.size() - 1;
   // The last rank's glob matches one file where rank 0's matches two.
   const std::string pattern = world.rank() == last ? path("a*.tsv") : path("*.tsv");
-  const Caught c = caught([&] { agreed_inputs(world, {pattern}, "--input"); });
+  const Caught c = caught([&] { agreed_inputs(world, {pattern}, Option::input); });
   EXPECT_TRUE(c.thrown);
   EXPECT_EQ(c.status, 1);
   EXPECT_TRUE(contains(c.message, "--input")) << c.message;

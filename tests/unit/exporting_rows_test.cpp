@@ -104,11 +104,11 @@ TEST_F(Rows, ZstdCompressesTheSameText) {
 }
 
 TEST_F(Rows, AMissingColumnNamesTheOptionTheColumnAndTheColumnsThereAre) {
-  const std::string message = test_support::usage_error([&] { table_.column("n_pairs", "--sort-by"); });
+  const std::string message = test_support::usage_error([&] { table_.column("n_pairs", Option::sort_by); });
   EXPECT_CONTAINS(message, "--sort-by");
   EXPECT_CONTAINS(message, "n_pairs");
   EXPECT_CONTAINS(message, "shard, tdcone, file");
-  EXPECT_EQ(table_.column("file", "--sort-by"), 2u);
+  EXPECT_EQ(table_.column("file", Option::sort_by), 2u);
   EXPECT_EQ(table_.rows(), 3u);
 }
 

@@ -87,10 +87,10 @@ TEST(CheckWhereOptions, TheResultMustBeAnExistingRegularFile) {
   EXPECT_CONTAINS(missing, "--where-result");
   EXPECT_CONTAINS(missing, dir.path("no.h5"));
   ASSERT_EQ(::mkfifo(dir.path("fifo.h5").c_str(), 0600), 0);
-  const std::string fifo = test_support::usage_error([&] { check_result_path("--ranking", dir.path("fifo.h5")); });
+  const std::string fifo = test_support::usage_error([&] { check_result_path(Option::ranking, dir.path("fifo.h5")); });
   EXPECT_CONTAINS(fifo, "--ranking");
   EXPECT_CONTAINS(fifo, dir.path("fifo.h5"));
-  EXPECT_NO_THROW(check_result_path("--ranking", dir.write("r.h5", "x")));  // only looked up, not read
+  EXPECT_NO_THROW(check_result_path(Option::ranking, dir.write("r.h5", "x")));  // only looked up, not read
 }
 
 TEST(CheckWhereOptions, AMalformedConditionIsRefusedBeforeAnyReading) {
