@@ -43,7 +43,7 @@ done
 import json, re, sys
 work, pairs, profile = sys.argv[1:4]
 phases = {"read": "::read_corpus_job(", "vocabulary": "::route_vocabulary(",  # cli:: in older builds
-          "align": "engine::accumulate(", "score": "::score_subsets(", "rank": "::global_ranks_grouped("}
+          "align": "::accumulate(", "score": "::score_subsets(", "rank": "::global_ranks_grouped("}
 def counts(path):
     """Instructions (whole and by phase) and mispredicted branches of a run."""
     lines = open(path).read().splitlines()
