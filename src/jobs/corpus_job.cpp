@@ -160,6 +160,15 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
 
 void add_write_phase(JobScores& scores, double seconds) { scores.phases.push_back({"write", seconds}); }
 
+void write_scored_corpus(const boost::mpi::communicator& comm, hdf5::OutputFile& file, const std::string& command,
+                         const std::string& config_toml, const CorpusJob& job, const config::CorpusConfig& corpus,
+                         const JobScores& scores, bool with_reference) {
+  results::write_run_attributes(comm, file, command, config_toml, job.recorded_files(), job.share, job.counts);
+  write_corpus_group(file, scores, with_reference);
+  results::write_pairs(comm, file, job.share, corpus.read_options().fields, scores.pair_tdcone, scores.pair_rank);
+  if (job.duplicates) job.duplicates->write(file, job.share);
+}
+
 void write_corpus_group(hdf5::OutputFile& file, const JobScores& scores, bool with_reference) {
   const entropy::SubsetScore& corpus = scores.subsets[0];
   file.create_group(schema::corpus::group);

@@ -74,10 +74,7 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
   const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
     hdf5::OutputFile file(config.output.output, config.output.force, comm, config.output.compression);
-    results::write_run_attributes(comm, file, "score", config_toml, job.recorded_files(), job.share, job.counts);
-    write_corpus_group(file, run.scores, run.with_reference);
-    results::write_pairs(comm, file, job.share, config.corpus.read_options().fields, run.scores.pair_tdcone, run.scores.pair_rank);
-    if (job.duplicates) job.duplicates->write(file, job.share);
+    write_scored_corpus(comm, file, "score", config_toml, job, config.corpus, run.scores, run.with_reference);
     if (shards > 0) {
       file.write_column(schema::pairs::shard.path(), std::span<const std::uint32_t>(shard_of_pair),
                         job.share.first_pair_id, job.share.total_lines);

@@ -64,10 +64,7 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
   const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
     hdf5::OutputFile file(config.output.output, config.output.force, comm, config.output.compression);
-    results::write_run_attributes(comm, file, "sweep", config_toml, job.recorded_files(), job.share, job.counts);
-    write_corpus_group(file, run.scores, run.with_reference);
-    results::write_pairs(comm, file, job.share, config.corpus.read_options().fields, run.scores.pair_tdcone, run.scores.pair_rank);
-    if (job.duplicates) job.duplicates->write(file, job.share);
+    write_scored_corpus(comm, file, "sweep", config_toml, job, config.corpus, run.scores, run.with_reference);
     file.write_column(schema::pairs::sweep_mask.path(), std::span<const std::uint64_t>(subsets.mask_of_pair),
                       job.share.first_pair_id, job.share.total_lines);
     results::SubsetTable table(comm, file, schema::sweep::group);

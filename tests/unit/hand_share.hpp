@@ -12,6 +12,17 @@
 
 namespace tdcone::test_support {
 
+/// The sorted, unique ids of the whitespace-separated words of `sentence`,
+/// interned into `vocabulary`: a side's type set as the reader keeps it.
+inline std::vector<text::WordId> sorted_types(text::Vocabulary& vocabulary, const std::string& sentence) {
+  std::istringstream words(sentence);
+  std::vector<text::WordId> ids;
+  for (std::string w; words >> w;) ids.push_back(vocabulary.intern(w));
+  std::sort(ids.begin(), ids.end());
+  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  return ids;
+}
+
 struct HandShare {
   text::Vocabulary vocabulary;
   text::TokenizedShare share;
@@ -31,14 +42,7 @@ struct HandShare {
   }
 
   /// The sorted, unique ids of the words of `sentence`.
-  std::vector<text::WordId> types(const std::string& sentence) {
-    std::istringstream words(sentence);
-    std::vector<text::WordId> ids;
-    for (std::string w; words >> w;) ids.push_back(vocabulary.intern(w));
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return ids;
-  }
+  std::vector<text::WordId> types(const std::string& sentence) { return sorted_types(vocabulary, sentence); }
 };
 
 }  // namespace tdcone::test_support

@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "hand_share.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/entropy/subset_scores.hpp"
 #include "tdcone/engine/accumulate_stage.hpp"
@@ -64,14 +65,7 @@ class TinyCorpus {
     return out;
   }
 
-  std::vector<text::WordId> types(const std::string& sentence) {
-    std::istringstream words(sentence);
-    std::vector<text::WordId> ids;
-    for (std::string w; words >> w;) ids.push_back(vocabulary.intern(w));
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    return ids;
-  }
+  std::vector<text::WordId> types(const std::string& sentence) { return sorted_types(vocabulary, sentence); }
 
   text::Vocabulary vocabulary;
 

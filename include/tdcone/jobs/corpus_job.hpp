@@ -72,6 +72,13 @@ JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job,
 /// `/corpus` (docs/spec.md §8) from subset 0, and the run's phase times and memory on `/`.
 void write_corpus_group(hdf5::OutputFile& file, const JobScores& scores, bool with_reference);
 
+/// What a scored job's result starts with: the run's attributes and
+/// `/inputs` (`command`, its configuration `config_toml`), `/corpus`, `/pairs`
+/// (read as `corpus` says) and, with --dedup, the duplicate columns. Collective.
+void write_scored_corpus(const boost::mpi::communicator& comm, hdf5::OutputFile& file, const std::string& command,
+                         const std::string& config_toml, const CorpusJob& job, const config::CorpusConfig& corpus,
+                         const JobScores& scores, bool with_reference);
+
 /// Adds the time of writing the output to the phases (after the file is written).
 void add_write_phase(JobScores& scores, double seconds);
 
