@@ -79,16 +79,25 @@ awk 'BEGIN { for (i = 0; i < 600000; i++) printf "w%d a b c d\tx%d y z\n", i % 5
 "$TDCONE" score --input big.tsv --output big.h5 >/dev/null 2>&1 || fail "score big.tsv"
 # SIGKILL of every rank while the result is written: the temporary file is
 # left (nothing can remove it then), and the next job on that output removes it.
-run_mpi 2 score --input big.tsv --output k.h5 >/dev/null 2>&1 &
-mpirun_pid=$!
-for _ in $(seq 3000); do
-  ls k.h5.partial-* >/dev/null 2>&1 && break
-  sleep 0.02
+# The file lives for a few tens of milliseconds, so a kill can come too late:
+# then the job has finished (k.h5 exists) and the attempt is made again. A
+# kill in time that leaves no temporary file is the failure this test is for.
+left=""
+for attempt in $(seq 10); do
+  rm -f k.h5
+  run_mpi 2 score --input big.tsv --output k.h5 >/dev/null 2>&1 &
+  mpirun_pid=$!
+  for _ in $(seq 20000); do
+    ls k.h5.partial-* >/dev/null 2>&1 && break
+    kill -0 "$mpirun_pid" 2>/dev/null || break
+  done
+  # Every process of the job at once (mpirun and both ranks): nobody is left to clean up.
+  pkill -KILL -f -- "--output k.h5" || true
+  wait "$mpirun_pid" || true
+  if left=$(ls k.h5.partial-?????? 2>/dev/null); then break; fi
+  [ -e k.h5 ] || fail "SIGKILL of every rank left no temporary file to clear (attempt $attempt)"
 done
-# Every process of the job at once (mpirun and both ranks): nobody is left to clean up.
-pkill -KILL -f -- "--output k.h5" || true
-wait "$mpirun_pid" || true
-left=$(ls k.h5.partial-?????? 2>/dev/null) || fail "SIGKILL of every rank left no temporary file to clear"
+[ -n "$left" ] || fail "in 10 attempts the kill never came while the result was written"
 bounded 120 0 "removed $left, a temporary file a stopped job left" -- run_mpi 2 score --input c.tsv --output k.h5
 ! ls k.h5.partial-* >/dev/null 2>&1 || fail "the next job left $(ls k.h5.partial-*)"
 echo "ok: the temporary file of a job whose ranks were all killed is removed by the next job, named"
