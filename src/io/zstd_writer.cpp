@@ -1,6 +1,7 @@
 #include "tdcone/io/zstd_writer.hpp"
 
 #include <zstd.h>
+#include <zstd_errors.h>
 
 #include <cerrno>
 #include <cstring>
@@ -17,12 +18,25 @@ struct ContextDeleter {
 };
 using Context = std::unique_ptr<ZSTD_CCtx, ContextDeleter>;
 
+// One frame of all of `data` into `out` (room for the bound) with the
+// context's parameters: one end directive on a fresh session, so the frame
+// records its content size, as a one-shot compression's does. Its size, or
+// a zstd error code.
+std::size_t whole_frame(ZSTD_CCtx* context, std::vector<char>& out, const char* data, std::size_t size) {
+  ZSTD_CCtx_reset(context, ZSTD_reset_session_only);
+  ZSTD_outBuffer output{out.data(), out.size(), 0};
+  ZSTD_inBuffer input{data, size, 0};
+  const std::size_t left = ZSTD_compressStream2(context, &output, &input, ZSTD_e_end);
+  if (ZSTD_isError(left)) return left;
+  return left == 0 ? output.pos : static_cast<std::size_t>(-ZSTD_error_dstSize_tooSmall);
+}
+
 // One frame into `out`; its size. `context` null: ZSTD_compress's frame at
-// `level`; else ZSTD_compress2's with the context's parameters.
+// `level`; else whole_frame's with the context's parameters.
 std::size_t compress_into(ZSTD_CCtx* context, std::vector<char>& out, const char* data, std::size_t size, int level,
                           const std::string& what) {
   out.resize(ZSTD_compressBound(size));
-  const std::size_t n = context ? ZSTD_compress2(context, out.data(), out.size(), data, size)
+  const std::size_t n = context ? whole_frame(context, out, data, size)
                                 : ZSTD_compress(out.data(), out.size(), data, size, level);
   if (ZSTD_isError(n)) throw IoError(cat("cannot compress ", what, ": ", ZSTD_getErrorName(n)));
   return n;
