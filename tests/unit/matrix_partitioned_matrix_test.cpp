@@ -1,6 +1,7 @@
 // The row-partitioned matrix of the score engine (docs/spec.md §9): cells
-// summed exactly whatever the rounds, keys that hold the vocabulary. The
-// merge's tests are in matrix_merge_test.cpp.
+// summed exactly whatever the rounds, rows read straight from the messages,
+// keys that hold the vocabulary. The row table's tests are in
+// matrix_row_table_test.cpp, the merge's in matrix_merge_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -50,66 +51,10 @@ void expect_exact_sums_whatever_the_rounds() {
   EXPECT_EQ(cells_of(many_rounds), expected);
 }
 
-void expect_one_group_rows_in_key_order_whatever_their_size() {
-  // One group: a row's cells come out of its table in slot order, nearly
-  // sorted. Rows from one job to thousands of columns (tables that grow past
-  // L1, runs into the overflow), over several rounds.
-  const auto vocabulary = words(20000);
-  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
-  const matrix::WeightScale scale(30000);
-  std::mt19937 rng(5);
-  Messages all;
-  Cells expected;
-  random_spreads(30000, rng, [](std::mt19937& r) {
-    const std::uint32_t row = r() % 4 == 0 ? 1 + r() % 3 : 1 + r() % 2000;  // three rows of ~7000 cells
-    std::vector<std::uint32_t> yo;
-    for (std::uint32_t k = r() % 20; k > 0; --k) yo.push_back(1 + r() % 20000);
-    return std::make_tuple(row, std::uint32_t{0}, yo);
-  }, scale, all, expected);
-  PartitionedMatrix m(layout, scale);
-  for (std::size_t from = 0; from < all.jobs.size(); from += 7001)
-    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(7001, all.jobs.size() - from)));
-  m.finish();
-  EXPECT_EQ(cells_of(m), expected);
-  EXPECT_GT(std::count_if(expected.begin(), expected.end(), [](const auto& c) { return std::get<0>(c.first) == 1; }), 5000);
-}
-
-// One group: the columns of the largest codes have their home slots at the
-// table's end, so a row of 300 of them runs far into the overflow (past 64
-// slots, the step in which the table's full slots are found).
-void expect_long_runs_into_the_overflow() {
-  const auto vocabulary = words(20000);
-  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
-  const matrix::WeightScale scale(100);
-  std::vector<std::uint32_t> by_code(20000);
-  std::iota(by_code.begin(), by_code.end(), 1u);
-  std::ranges::sort(by_code, std::greater{}, [&](std::uint32_t column) { return layout.column_code(column); });
-  std::vector<std::uint32_t> top(by_code.begin(), by_code.begin() + 300);
-  std::ranges::sort(top);
-  Messages messages;
-  Cells expected;
-  for (const std::uint32_t row : {3u, 4u}) {  // the second row finds the table empty again
-    messages.spread(0, row, top);
-    const std::uint64_t share = scale.fixed(1.0 / 301);
-    for (auto t : top) expected[{row, t, 0}] += share;
-    expected[{row, 0, 0}] += share;
-  }
-  PartitionedMatrix m(layout, scale);
-  m.add(messages.words, messages.jobs);
-  m.finish();
-  EXPECT_EQ(cells_of(m), expected);
-}
-
-TEST(PartitionedMatrixTest, LongRunsIntoTheOverflowAreTakenWhole) { expect_long_runs_into_the_overflow(); }
-
 TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) { expect_exact_sums_whatever_the_rounds(); }
 
-TEST(PartitionedMatrixTest, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
-  expect_one_group_rows_in_key_order_whatever_their_size();
-}
-
-// The tests of the row tables again, their cells found one slot at a time
-// (as on a CPU without AVX2): the same cells.
+// The same sums with the row tables' cells found one slot at a time (as on
+// a CPU without AVX2).
 class PortableCellFinding : public ::testing::Test {
  protected:
   void SetUp() override { before_ = PartitionedMatrix::find_cells_by_avx2(false); }
@@ -120,12 +65,6 @@ class PortableCellFinding : public ::testing::Test {
 };
 
 TEST_F(PortableCellFinding, CellsAreExactSumsWhateverTheRounds) { expect_exact_sums_whatever_the_rounds(); }
-
-TEST_F(PortableCellFinding, LongRunsIntoTheOverflowAreTakenWhole) { expect_long_runs_into_the_overflow(); }
-
-TEST_F(PortableCellFinding, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
-  expect_one_group_rows_in_key_order_whatever_their_size();
-}
 
 TEST(PartitionedMatrixTest, ColumnCodesAreABijectionThatKeysUndo) {
   for (std::uint32_t n : {1u, 2u, 100u, 4096u, 70000u}) {
@@ -209,25 +148,6 @@ TEST(PartitionedMatrixTest, RowsReadStraightFromTheMessagesAreTheListedJobs) {
   EXPECT_EQ(read.cell_updates(), listed.cell_updates());
   EXPECT_EQ(in_slices.cell_updates(), listed.cell_updates());
   EXPECT_EQ(read.nnz(), cells.size());
-}
-
-TEST(PartitionedMatrixTest, LargeVocabularyKeysSortOverThreePasses) {
-  const auto vocabulary = words(3'000'000);  // 22 column bits + 6 row bits
-  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
-  EXPECT_EQ(layout.column_bits, 22u);
-  const matrix::WeightScale scale(10);
-  Messages m;
-  m.spread(0, 2'999'999, {5, 2'500'000, 2'999'998});
-  m.spread(0, 2'999'999, {5});
-  m.spread(0, 7, {2'999'999});
-  PartitionedMatrix matrix(layout, scale);
-  matrix.add(m.words, m.jobs);
-  matrix.finish();
-  const auto cells = cells_of(matrix);
-  EXPECT_EQ(cells.at({2'999'999, 5, 0}), scale.fixed(0.25) + scale.fixed(0.5));
-  EXPECT_EQ(cells.at({2'999'999, 2'500'000, 0}), scale.fixed(0.25));
-  EXPECT_EQ(cells.at({7, 2'999'999, 0}), scale.fixed(0.5));
-  EXPECT_EQ(cells.size(), 6u);  // row 2999999: 5, 2500000, 2999998, NULL; row 7: 2999999, NULL
 }
 
 TEST(PartitionedMatrixTest, KeyThatCannotHoldTheGroupsIsAClearError) {
