@@ -300,32 +300,4 @@ TEST(H5ParallelLifecycle, UncommittedFileIsRemovedAndCommitIsAgreed) {
   EXPECT_FALSE(has_partial(file));
 }
 
-// An error on one rank between two calls (not inside HDF5): the others learn
-// it at their next call instead of waiting in HDF5 for the failed rank, all
-// close the file, and the failed rank's message is the one reported.
-TEST(H5ParallelWrite, AnErrorOnOneRankBetweenCallsStopsEveryRank) {
-  const SharedTempDir scratch("h5par_local_error");
-  const std::string file = (scratch.path() / "out.h5").string();
-  const int failing = world_size() - 1;
-  std::string message;
-  int status = 0;
-  try {
-    tdcone::mpi::collective_step(boost::mpi::communicator(), [&] {
-      OutputFile out(file, false, MPI_COMM_WORLD, Compression::deflate);
-      out.create_group("/g");
-      if (world_rank() == failing) throw tdcone::IoError("a local failure");
-      out.set_attribute("/g", "a", 1.0);
-      out.write_column("/g/x", std::span<const double>(std::vector<double>{1.0}), world_rank(), world_size());
-      out.commit();
-    });
-  } catch (const tdcone::mpi::CollectiveError& e) {
-    message = e.what();
-    status = e.exit_status;
-  }
-  EXPECT_EQ(status, 1);
-  EXPECT_EQ(message, world_size() == 1 ? "a local failure" : "rank " + std::to_string(failing) + ": a local failure");
-  MPI_Barrier(MPI_COMM_WORLD);
-  EXPECT_TRUE(all_agree(!has_partial(file) && !fs::exists(file)));
-}
-
 }  // namespace

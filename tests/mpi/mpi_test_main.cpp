@@ -1,5 +1,6 @@
 // Multi-rank tests: every rank runs every test; only rank 0 prints, and the
-// run fails if any rank failed.
+// run fails if any rank failed. MPI starts as in tdcone (src/main.cpp), with
+// MPI_THREAD_MULTIPLE: the stall watchdog's heartbeats run beside the tests' calls.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -9,7 +10,8 @@
 #include "tdcone/mpi/guard.hpp"
 
 int main(int argc, char** argv) {
-  MPI_Init(&argc, &argv);
+  int provided = MPI_THREAD_SINGLE;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
   tdcone::cli::install_option_names();  // as tdcone does: messages name options with them
   ::testing::InitGoogleTest(&argc, argv);
   std::optional<tdcone::mpi::FailureChannel> failures(MPI_COMM_WORLD);

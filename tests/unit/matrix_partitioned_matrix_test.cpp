@@ -1,5 +1,7 @@
 // The row-partitioned matrix of the score engine (docs/spec.md §9): cells
-// summed exactly whatever the rounds, keys that hold the vocabulary.
+// summed exactly whatever the rounds, rows read straight from the messages,
+// keys that hold the vocabulary. The row table's tests are in
+// matrix_row_table_test.cpp, the merge's in matrix_merge_test.cpp.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +10,7 @@
 #include <numeric>
 #include <random>
 
+#include "matrix_cells.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/matrix/partitioned_matrix.hpp"
 
@@ -18,75 +21,12 @@ using matrix::MatrixLayout;
 using matrix::PartitionedMatrix;
 using matrix::RowJob;
 namespace pair_message = matrix::pair_message;
-
-// One rank owning NULL and words 1..n.
-mpi::GlobalVocabulary words(std::uint32_t n) {
-  mpi::GlobalVocabulary v;
-  v.first_id = {1, n + 1};
-  return v;
-}
-
-// Messages of uniform rule-2 rows: row x spreads over `yo` (and NULL).
-struct Messages {
-  std::vector<std::uint32_t> words;
-  std::vector<RowJob> jobs;
-
-  void spread(std::uint32_t group, std::uint32_t row, const std::vector<std::uint32_t>& yo) {
-    const auto at = static_cast<std::uint32_t>(words.size());
-    pair_message::append(
-        words, {.group = group, .yo = yo, .same = {}, .xo = {&row, 1}, .weights = {}, .null_row = false, .weighted = false});
-    jobs.push_back({row, at, 0});
-  }
-};
-
-using Cells = std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::uint64_t>;
-
-// Random uniform rule-2 rows into `all`, and the cells they sum to into
-// `expected`: `pick(rng)` gives a pair's (row, group, y\x words).
-template <class Pick>
-void random_spreads(int pairs, std::mt19937& rng, Pick pick, const matrix::WeightScale& scale, Messages& all, Cells& expected) {
-  for (int pair = 0; pair < pairs; ++pair) {
-    auto [row, group, yo] = pick(rng);
-    std::sort(yo.begin(), yo.end());
-    yo.erase(std::unique(yo.begin(), yo.end()), yo.end());
-    all.spread(group, row, yo);
-    const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
-    for (auto t : yo) expected[{row, t, group}] += share;
-    expected[{row, 0, group}] += share;
-  }
-}
-
-// (row, column, group) -> fixed-point weight, read back through the cursor.
-Cells cells_of(const PartitionedMatrix& m) {
-  Cells cells;
-  PartitionedMatrix::RowCursor rows(m);
-  std::uint64_t last_position = 0;
-  bool first = true;
-  while (rows.next()) {
-    EXPECT_TRUE(first || rows.position() > last_position);
-    first = false;
-    last_position = rows.position();
-    const auto row = rows.cells();
-    for (std::size_t i = 0; i < row.size(); ++i) {
-      if (i > 0) {
-        EXPECT_LT(row[i - 1].key, row[i].key) << "cells sorted and combined";
-      }
-      const auto key = std::make_tuple(rows.row_id(), m.layout().column(row[i].key), m.layout().group(row[i].key));
-      EXPECT_EQ(cells.count(key), 0u) << "a row appears once";
-      cells[key] = row[i].weight;
-    }
-  }
-  return cells;
-}
-
-// A pair of random_spreads(): one of 400 rows (frequent rows repeat), one of
-// three groups, up to 11 of 3000 words.
-std::tuple<std::uint32_t, std::uint32_t, std::vector<std::uint32_t>> frequent_rows_of_three_groups(std::mt19937& r) {
-  const std::uint32_t row = 1 + r() % 400, group = r() % 3;
-  std::vector<std::uint32_t> yo;
-  for (std::uint32_t k = r() % 12; k > 0; --k) yo.push_back(1 + r() % 3000);
-  return std::make_tuple(row, group, yo);
-}
+using test_support::Cells;
+using test_support::cells_of;
+using test_support::frequent_rows_of_three_groups;
+using test_support::Messages;
+using test_support::random_spreads;
+using test_support::words;
 
 void expect_exact_sums_whatever_the_rounds() {
   // 3000 words: several buckets of 64 rows; random rows over random columns.
@@ -111,93 +51,10 @@ void expect_exact_sums_whatever_the_rounds() {
   EXPECT_EQ(cells_of(many_rounds), expected);
 }
 
-TEST(PartitionedMatrixTest, WeightsOf48BitsAndMoreSumExactlyAcrossRounds) {
-  // 10000 pairs: one unit is 2^48, the first weight a stored cell holds apart.
-  const auto layout = MatrixLayout::make(words(200), 0, 1);
-  const matrix::WeightScale scale(10000);
-  ASSERT_EQ(scale.fixed(1.0), std::uint64_t{1} << 48);
-  Cells expected;
-  PartitionedMatrix m(layout, scale);
-  // Each round: row 5 over {7} (halves: narrow, then wide once summed), row 6
-  // over {7, 9, 11} (quarters), and row 70 (another bucket) over 1..k.
-  for (std::uint32_t round = 1; round <= 6; ++round) {
-    Messages messages;
-    std::vector<std::uint32_t> many(round);
-    std::iota(many.begin(), many.end(), 1u);
-    for (const auto& [row, yo] : std::vector<std::pair<std::uint32_t, std::vector<std::uint32_t>>>{
-             {5, {7}}, {6, {7, 9, 11}}, {70, many}}) {
-      messages.spread(0, row, yo);
-      const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
-      for (auto t : yo) expected[{row, t, 0}] += share;
-      expected[{row, 0, 0}] += share;
-    }
-    m.add(messages.words, messages.jobs);
-    EXPECT_EQ(cells_of(m), expected) << "after round " << round;
-  }
-  EXPECT_GE(expected.at({5, 7, 0}), matrix::StoredCell::kWide);
-  EXPECT_LT(expected.at({70, 6, 0}), matrix::StoredCell::kWide);
-}
-
-void expect_one_group_rows_in_key_order_whatever_their_size() {
-  // One group: a row's cells come out of its table in slot order, nearly
-  // sorted. Rows from one job to thousands of columns (tables that grow past
-  // L1, runs into the overflow), over several rounds.
-  const auto vocabulary = words(20000);
-  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
-  const matrix::WeightScale scale(30000);
-  std::mt19937 rng(5);
-  Messages all;
-  Cells expected;
-  random_spreads(30000, rng, [](std::mt19937& r) {
-    const std::uint32_t row = r() % 4 == 0 ? 1 + r() % 3 : 1 + r() % 2000;  // three rows of ~7000 cells
-    std::vector<std::uint32_t> yo;
-    for (std::uint32_t k = r() % 20; k > 0; --k) yo.push_back(1 + r() % 20000);
-    return std::make_tuple(row, std::uint32_t{0}, yo);
-  }, scale, all, expected);
-  PartitionedMatrix m(layout, scale);
-  for (std::size_t from = 0; from < all.jobs.size(); from += 7001)
-    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(7001, all.jobs.size() - from)));
-  m.finish();
-  EXPECT_EQ(cells_of(m), expected);
-  EXPECT_GT(std::count_if(expected.begin(), expected.end(), [](const auto& c) { return std::get<0>(c.first) == 1; }), 5000);
-}
-
-// One group: the columns of the largest codes have their home slots at the
-// table's end, so a row of 300 of them runs far into the overflow (past 64
-// slots, the step in which the table's full slots are found).
-void expect_long_runs_into_the_overflow() {
-  const auto vocabulary = words(20000);
-  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
-  const matrix::WeightScale scale(100);
-  std::vector<std::uint32_t> by_code(20000);
-  std::iota(by_code.begin(), by_code.end(), 1u);
-  std::ranges::sort(by_code, std::greater{}, [&](std::uint32_t column) { return layout.column_code(column); });
-  std::vector<std::uint32_t> top(by_code.begin(), by_code.begin() + 300);
-  std::ranges::sort(top);
-  Messages messages;
-  Cells expected;
-  for (const std::uint32_t row : {3u, 4u}) {  // the second row finds the table empty again
-    messages.spread(0, row, top);
-    const std::uint64_t share = scale.fixed(1.0 / 301);
-    for (auto t : top) expected[{row, t, 0}] += share;
-    expected[{row, 0, 0}] += share;
-  }
-  PartitionedMatrix m(layout, scale);
-  m.add(messages.words, messages.jobs);
-  m.finish();
-  EXPECT_EQ(cells_of(m), expected);
-}
-
-TEST(PartitionedMatrixTest, LongRunsIntoTheOverflowAreTakenWhole) { expect_long_runs_into_the_overflow(); }
-
 TEST(PartitionedMatrixTest, CellsAreExactSumsWhateverTheRounds) { expect_exact_sums_whatever_the_rounds(); }
 
-TEST(PartitionedMatrixTest, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
-  expect_one_group_rows_in_key_order_whatever_their_size();
-}
-
-// The tests of the row tables again, their cells found one slot at a time
-// (as on a CPU without AVX2): the same cells.
+// The same sums with the row tables' cells found one slot at a time (as on
+// a CPU without AVX2).
 class PortableCellFinding : public ::testing::Test {
  protected:
   void SetUp() override { before_ = PartitionedMatrix::find_cells_by_avx2(false); }
@@ -208,12 +65,6 @@ class PortableCellFinding : public ::testing::Test {
 };
 
 TEST_F(PortableCellFinding, CellsAreExactSumsWhateverTheRounds) { expect_exact_sums_whatever_the_rounds(); }
-
-TEST_F(PortableCellFinding, LongRunsIntoTheOverflowAreTakenWhole) { expect_long_runs_into_the_overflow(); }
-
-TEST_F(PortableCellFinding, OneGroupRowsComeInKeyOrderFromTheTableWhateverTheirSize) {
-  expect_one_group_rows_in_key_order_whatever_their_size();
-}
 
 TEST(PartitionedMatrixTest, ColumnCodesAreABijectionThatKeysUndo) {
   for (std::uint32_t n : {1u, 2u, 100u, 4096u, 70000u}) {
@@ -229,63 +80,6 @@ TEST(PartitionedMatrixTest, ColumnCodesAreABijectionThatKeysUndo) {
     }
     EXPECT_EQ(layout.column_code(0), 0u) << "NULL";
   }
-}
-
-TEST(PartitionedMatrixTest, WideWeightsAmongManyNarrowOnesKeepTheirPlacesAcrossRounds) {
-  // A bucket stores where its wide weights' cells are, and a merge copies
-  // the held cells between them in runs: frequent (row, NULL) cells turn wide
-  // amid long runs of narrow ones, round after round.
-  const auto vocabulary = words(3000);
-  const auto layout = MatrixLayout::make(vocabulary, 0, 2);
-  const matrix::WeightScale scale(10000);  // one unit is 2^48: a cell summing a few shares is wide
-  std::mt19937 rng(11);
-  Messages all;
-  Cells expected;
-  random_spreads(12000, rng, [](std::mt19937& r) {
-    const std::uint32_t row = 1 + r() % 300, group = r() % 2;
-    std::vector<std::uint32_t> yo;
-    for (std::uint32_t k = 1 + r() % 10; k > 0; --k) yo.push_back(1 + (r() % 8 == 0 ? r() % 4 : r() % 3000));
-    return std::make_tuple(row, group, yo);
-  }, scale, all, expected);
-  const auto wide = std::count_if(expected.begin(), expected.end(), [](const auto& c) { return c.second >= matrix::StoredCell::kWide; });
-  ASSERT_GT(wide, 300);
-  ASSERT_GT(expected.size(), 20 * static_cast<std::size_t>(wide));
-  PartitionedMatrix m(layout, scale);
-  for (std::size_t from = 0; from < all.jobs.size(); from += 997) {
-    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(997, all.jobs.size() - from)));
-  }
-  m.finish();
-  EXPECT_EQ(cells_of(m), expected);
-}
-
-TEST(PartitionedMatrixTest, KeysOfMoreThan16BitsLeaveNarrowerWeightsThatStayExact) {
-  // A stored cell is 64 bits, its key without the row on top: 18 column
-  // and 2 group bits leave 44 for the weight, so with units of 2^41 (2^20
-  // pairs) a cell of 8 units or more is wide, well under kWide.
-  const auto vocabulary = words(200000);
-  const auto layout = MatrixLayout::make(vocabulary, 0, 3);
-  const matrix::WeightScale scale(std::uint64_t{1} << 20);
-  PartitionedMatrix m(layout, scale);
-  ASSERT_EQ(layout.column_bits + layout.group_bits, 20u);
-  ASSERT_EQ(m.wide_weight(), (std::uint64_t{1} << 44) - 1);
-  ASSERT_EQ(layout.buckets, 4096u);
-  std::mt19937 rng(13);
-  Messages all;
-  Cells expected;
-  random_spreads(40000, rng, [](std::mt19937& r) {
-    // 80 rows of two buckets (4096 of them), frequent (row, NULL) cells.
-    const std::uint32_t row = 1 + r() % 2 + 4096 * (r() % 40), group = r() % 3;
-    std::vector<std::uint32_t> yo;
-    for (std::uint32_t k = 1 + r() % 6; k > 0; --k) yo.push_back(1 + (r() % 4 == 0 ? r() % 5 : r() % 199999));
-    return std::make_tuple(row, group, yo);
-  }, scale, all, expected);
-  const auto wide = std::count_if(expected.begin(), expected.end(), [&m](const auto& c) { return c.second >= m.wide_weight(); });
-  ASSERT_GT(wide, 200);
-  ASSERT_GT(expected.size(), 10 * static_cast<std::size_t>(wide));
-  for (std::size_t from = 0; from < all.jobs.size(); from += 1999)
-    m.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(1999, all.jobs.size() - from)));
-  m.finish();
-  EXPECT_EQ(cells_of(m), expected);
 }
 
 // Messages of every kind (rule 1, rule 2 uniform and weighted, the NULL
@@ -356,25 +150,6 @@ TEST(PartitionedMatrixTest, RowsReadStraightFromTheMessagesAreTheListedJobs) {
   EXPECT_EQ(read.nnz(), cells.size());
 }
 
-TEST(PartitionedMatrixTest, LargeVocabularyKeysSortOverThreePasses) {
-  const auto vocabulary = words(3'000'000);  // 22 column bits + 6 row bits
-  const auto layout = MatrixLayout::make(vocabulary, 0, 1);
-  EXPECT_EQ(layout.column_bits, 22u);
-  const matrix::WeightScale scale(10);
-  Messages m;
-  m.spread(0, 2'999'999, {5, 2'500'000, 2'999'998});
-  m.spread(0, 2'999'999, {5});
-  m.spread(0, 7, {2'999'999});
-  PartitionedMatrix matrix(layout, scale);
-  matrix.add(m.words, m.jobs);
-  matrix.finish();
-  const auto cells = cells_of(matrix);
-  EXPECT_EQ(cells.at({2'999'999, 5, 0}), scale.fixed(0.25) + scale.fixed(0.5));
-  EXPECT_EQ(cells.at({2'999'999, 2'500'000, 0}), scale.fixed(0.25));
-  EXPECT_EQ(cells.at({7, 2'999'999, 0}), scale.fixed(0.5));
-  EXPECT_EQ(cells.size(), 6u);  // row 2999999: 5, 2500000, 2999998, NULL; row 7: 2999999, NULL
-}
-
 TEST(PartitionedMatrixTest, KeyThatCannotHoldTheGroupsIsAClearError) {
   try {
     MatrixLayout::make(words(1'000'000), 0, 5000);  // 20 column bits + 13 group bits > 32
@@ -383,50 +158,6 @@ TEST(PartitionedMatrixTest, KeyThatCannotHoldTheGroupsIsAClearError) {
     EXPECT_NE(std::string(e.what()).find("shards"), std::string::npos) << e.what();
   }
   EXPECT_NO_THROW(MatrixLayout::make(words(1'000'000), 0, 4096));
-}
-
-TEST(PartitionedMatrixTest, KeysOfAll32BitsLeaveOneRowABucketAndWeightsOf32Bits) {
-  // 20 column bits and 12 group bits: no row bits, a bucket a row, and a
-  // stored weight of 32 bits, below every weight of 10 pairs' units (2^58).
-  const auto layout = MatrixLayout::make(words(1'000'000), 0, 4096);
-  ASSERT_EQ(layout.column_bits + layout.group_bits, 32u);
-  ASSERT_EQ(layout.row_bits, 0u);
-  const matrix::WeightScale scale(10);
-  PartitionedMatrix matrix(layout, scale);
-  EXPECT_EQ(matrix.wide_weight(), (std::uint64_t{1} << 32) - 1);
-  Cells expected;
-  for (int round = 0; round < 3; ++round) {
-    Messages m;
-    for (const auto& [group, row, yo] : std::vector<std::tuple<std::uint32_t, std::uint32_t, std::vector<std::uint32_t>>>{
-             {4095, 999'999, {1, 999'998}}, {0, 999'999, {1}}, {4095, 3, {999'999}}}) {
-      m.spread(group, row, yo);
-      const std::uint64_t share = scale.fixed(1.0 / (yo.size() + 1.0));
-      for (auto t : yo) expected[{row, t, group}] += share;
-      expected[{row, 0, group}] += share;
-    }
-    matrix.add(m.words, m.jobs);
-    EXPECT_EQ(cells_of(matrix), expected) << "after round " << round;
-  }
-  matrix.finish();
-  EXPECT_EQ(cells_of(matrix), expected);
-}
-
-TEST(PartitionedMatrixTest, MergesThatGrowOrShrinkTheirBlocksHoldTheSameCells) {
-  // Rounds of wide weights only (10 pairs' units) grow their blocks past the
-  // cells they replace; narrow ones (20000 pairs') shrink them.
-  for (const std::uint64_t pairs : {std::uint64_t{10}, std::uint64_t{20000}}) {
-    const auto layout = MatrixLayout::make(words(3000), 0, 3);
-    const matrix::WeightScale scale(pairs);
-    std::mt19937 rng(5);
-    Messages all;
-    Cells expected;
-    random_spreads(20000, rng, frequent_rows_of_three_groups, scale, all, expected);
-    PartitionedMatrix matrix(layout, scale);
-    for (std::size_t from = 0; from < all.jobs.size(); from += 541)
-      matrix.add(all.words, std::span(all.jobs).subspan(from, std::min<std::size_t>(541, all.jobs.size() - from)));
-    matrix.finish();
-    EXPECT_EQ(cells_of(matrix), expected) << pairs << " pairs";
-  }
 }
 
 TEST(PartitionedMatrixTest, WeightScaleKeepsOneUnitAndExactHalves) {
