@@ -1,6 +1,7 @@
 #include "tdcone/jobs/score_job.hpp"
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/jobs/replicate_scores.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/results/diversity_columns.hpp"
@@ -69,7 +70,33 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     mpi::collective_step(comm, [&] { buckets = entropy::length_groups(job.share, config.length_buckets); });
     groups = entropy::combine_groups(comm, groups, buckets);
   }
+  double replicate_seconds = 0;
+  if (config.sample.given()) {
+    // Before the job's own scoring, which gives the shares' word types back.
+    const std::vector<bool> replicated(groups.subset_count, true);
+    std::vector<bool> compared(groups.subset_count, groups.subset_count == 1);
+    std::fill(compared.begin() + 1, compared.end(), true);
+    std::vector<std::uint64_t> sizes;
+    mpi::collective_step(comm, [&] { sizes = entropy::subset_sizes(comm, groups); });
+    const std::uint64_t sample = config.sample.automatic ? automatic_sample(sizes, compared) : config.sample.sample;
+    const Stopwatch clock;
+    run.replicates = score_replicates(comm, job, config.engine, config.reference, groups, replicated, config.sample,
+                                      sample, 0);
+    replicate_seconds = clock.seconds();
+  }
   run.scores = score_corpus_job(comm, job, config.engine, config.reference, groups);
+  if (run.replicates.ran()) run.scores.phases.push_back({"replicates", replicate_seconds});
+  if (run.replicates.ran()) {
+    const bool rel = run.with_reference;
+    run.intervals.push_back(results::table_intervals(run.replicates, "corpus", 0, 1, rel));
+    if (shards > 0) run.intervals.push_back(results::table_intervals(run.replicates, "shards", 1, shards, rel));
+    if (job.labels)
+      run.intervals.push_back(results::table_intervals(run.replicates, "labels", run.first_label, run.labels.names.size(),
+                                                       rel, results::label_row_kinds(run.labels.names)));
+    if (!config.length_buckets.empty())
+      run.intervals.push_back(results::table_intervals(run.replicates, "lengths", run.first_length,
+                                                       config.length_buckets.size() + 1, rel));
+  }
 
   const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
@@ -92,6 +119,19 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     if (job.labels) results::write_label_table(comm, file, run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
     if (!config.length_buckets.empty())
       results::write_length_table(comm, file, config.length_buckets, run.scores.subsets, run.first_length, run.with_reference);
+    for (const results::TableIntervals& table : run.intervals) {
+      if (table.table == "shards")
+        results::write_table_replicate_columns(comm, file, table, run.replicates.sampled, &schema::shards::n_sampled,
+                                               schema::shards::p_best);
+      if (table.table == "labels")
+        results::write_table_replicate_columns(comm, file, table, run.replicates.sampled, &schema::labels::n_sampled,
+                                               schema::labels::p_best);
+      if (table.table == "lengths")
+        results::write_table_replicate_columns(comm, file, table, run.replicates.sampled, &schema::lengths::n_sampled,
+                                               schema::lengths::p_best);
+    }
+    if (run.replicates.ran())
+      results::write_replicate_groups(comm, file, run.replicates, run.intervals, run.scores.subsets, run.with_reference);
     file.commit();
   });
   add_write_phase(run.scores, write_clock.seconds());

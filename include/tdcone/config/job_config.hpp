@@ -87,6 +87,18 @@ struct OutputConfig {
   void check_target(bool warn) const;
 };
 
+/// Equal-size samples of every subset, drawn `replicates` times (docs/spec.md
+/// §5 replicates): replicate r of subset S is the min(sample, |S|) pairs of S
+/// with the smallest entropy::sample_key(pair_id, replicate_seed(seed, r)).
+struct SampleConfig {
+  std::uint64_t sample = 0;    // pairs per sample; 0 = none (unless `automatic`)
+  bool automatic = false;      // --sample auto: half the smallest subset compared
+  std::uint32_t replicates = 1;
+  std::uint64_t seed = 1;
+
+  bool given() const { return sample > 0 || automatic; }
+};
+
 /// How pairs are aligned (docs/spec.md §3) and how much memory a rank may use (docs/spec.md §9).
 struct EngineSettings {
   align::AlignMode align = align::AlignMode::uniform;
