@@ -76,6 +76,24 @@ void EngineModes::resolve(const boost::mpi::communicator& comm, config::EngineSe
   });
 }
 
+void SampleModes::add_to(OptionSet& o, config::SampleConfig& c, const char* subsets) {
+  o.add("sample", sample,
+        cat("Score R samples (--replicates) of N pairs of each ", subsets, ", by a hash of pair_id and --seed (the same "
+            "for any rank count; a smaller subset is sampled whole). auto: half the smallest subset compared. Gives "
+            "each subset's mean, 95% interval and p_best (/intervals, /replicates). 0: none"),
+        count_or_auto());
+  o.add("replicates", c.replicates,
+        "R, samples drawn of each subset with --sample (replicate 0 is the sample --sample alone draws)",
+        whole_number(1, 100000));
+}
+
+void SampleModes::resolve(config::SampleConfig& c) const {
+  c.automatic = sample == "auto";
+  c.sample = c.automatic ? 0 : std::stoull(sample);
+  if (c.replicates > 1 && !c.given())
+    throw UsageError(cat("--replicates ", c.replicates, " needs --sample N or --sample auto: the replicates are samples"));
+}
+
 void OutputModes::resolve(config::OutputConfig& c) const {
   c.compression = from_name<hdf5::Compression>(compression, {{"deflate", hdf5::Compression::deflate}, {"zstd", hdf5::Compression::zstd},
                                           {"none", hdf5::Compression::none}});

@@ -45,6 +45,16 @@ struct EngineModes {
   void resolve(const boost::mpi::communicator& comm, config::EngineSettings& config) const;
 };
 
+/// --sample N|auto and --replicates R: equal-size samples of every subset
+/// (score) or threshold subset (sweep), drawn R times.
+struct SampleModes {
+  std::string sample = "0";
+
+  void add_to(OptionSet& options, config::SampleConfig& config, const char* subsets);
+  /// Refuses --replicates above 1 without a sample.
+  void resolve(config::SampleConfig& config) const;
+};
+
 /// --compression, by name.
 struct OutputModes {
   std::string compression = "deflate";
