@@ -22,9 +22,10 @@ Interval interval_of(std::vector<double> values) {
   Interval interval;
   if (values.empty() || std::any_of(values.begin(), values.end(), [](double v) { return std::isnan(v); })) return interval;
   const auto n = static_cast<double>(values.size());
-  double sum = 0;
-  for (double v : values) sum += v;
-  interval.mean = sum / n;
+  // Offsets from the first value: equal values give that value exactly, within its own percentiles.
+  double offsets = 0;
+  for (double v : values) offsets += v - values.front();
+  interval.mean = values.front() + offsets / n;
   if (values.size() > 1) {
     double squares = 0;
     for (double v : values) squares += (v - interval.mean) * (v - interval.mean);

@@ -23,6 +23,24 @@ mkdir separate
 "$PY" "$HERE/replicate_check.py" "$TDCONE" c.tsv ref.tsv rep-1.h5 swp-1.h5 separate ||
   fail "a replicate differs from a separate run on its pairs"
 echo "ok: replicates equal separate runs on the hash's pairs, and the same on 1-4 ranks"
+"$TDCONE" export rep-1.h5 --group intervals --where "table=='shards'" --where "metric=='tdcone_rel'" --output iv.tsv ||
+  fail "export /intervals"
+[ "$(head -1 iv.tsv)" = "$(printf 'table\trow\tmetric\tvalue\tmean\tsd\tlo\thi')" ] && [ "$(wc -l <iv.tsv)" = 4 ] ||
+  fail "export of /intervals: $(cat iv.tsv)"
+"$TDCONE" export rep-1.h5 --group replicates --to jsonl --output rp.jsonl || fail "export /replicates"
+[ "$(wc -l <rp.jsonl)" = $(((1 + 3 + 2 + 3) * 3)) ] || fail "/replicates: a row per subset and replicate: $(wc -l <rp.jsonl)"
+"$PY" - rep-1.h5 "$HERE/../../scripts" <<'PY' || fail "read_frame of /intervals and p_best"
+import sys
+sys.path.insert(0, sys.argv[2])
+from tdcone_frame import read_frame
+intervals = read_frame(sys.argv[1], "intervals")
+assert set(intervals["metric"]) == {"tdcone", "kl_pq", "kl_pu", "tdcone_rel", "bleu", "unigram_precision"}
+assert (intervals["lo"] <= intervals["mean"]).all() and (intervals["mean"] <= intervals["hi"]).all()
+assert intervals.attrs["/intervals"]["ranked_by"] == "tdcone_rel"
+shards = read_frame(sys.argv[1], "shards")
+assert abs(shards["p_best"].sum() - 1) < 1e-12 and list(shards["n_sampled"]) == [250, 250, 250], shards
+PY
+echo "ok: /intervals and /replicates export, read_frame reads them, shards carry p_best and n_sampled"
 
 # The length bucket "> 20" has fewer pairs than the sample: named, sampled whole, no verdict.
 run_mpi 2 "${SCORE[@]}" --output short.h5 >out.txt 2>err.txt || { cat err.txt; fail "score with a short subset"; }

@@ -19,6 +19,13 @@ TEST(Interval, MeanSampleSdAndNumpyPercentiles) {
   EXPECT_DOUBLE_EQ(i.hi, 3.925);
 }
 
+TEST(Interval, EqualValuesHaveThatMeanExactly) {
+  const Interval i = interval_of({0.9923031, 0.9923031, 0.9923031});
+  EXPECT_EQ(i.mean, 0.9923031);
+  EXPECT_EQ(i.sd, 0.0);
+  EXPECT_EQ(i.lo, 0.9923031);
+}
+
 TEST(Interval, OneValueHasNoSpreadAndANaNSpoilsAll) {
   const Interval one = interval_of({0.3});
   EXPECT_DOUBLE_EQ(one.mean, 0.3);
