@@ -83,4 +83,20 @@ bool print_size_caveat(const std::vector<std::uint64_t>& sizes, const std::strin
   return true;
 }
 
+void print_curve(const std::vector<results::SizeCurvePoint>& curve) {
+  if (curve.empty() || curve.front().tables.empty()) return;
+  const results::TableIntervals& first = curve.front().tables.front();
+  std::printf("  the corpus by sample size (--at-sizes; every subset in /curves): %s, %zu sample%s a size\n",
+              results::replicate_metrics()[first.ranked].name, curve.front().replicates.of_replicate.size(),
+              curve.front().replicates.of_replicate.size() == 1 ? "" : "s");
+  std::printf("  %10s %10s %10s %10s %10s\n", "size", "n_sampled", "mean", "2.5%", "97.5%");
+  for (const results::SizeCurvePoint& point : curve) {
+    const results::TableIntervals& corpus = point.tables.front();
+    const entropy::Interval& interval = corpus.ranked_interval(0);
+    std::printf("  %10llu %10llu %10.7f %10.7f %10.7f\n", (unsigned long long)point.size,
+                (unsigned long long)point.replicates.sampled[corpus.first_subset], interval.mean, interval.lo,
+                interval.hi);
+  }
+}
+
 }  // namespace tdcone::cli

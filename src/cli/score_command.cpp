@@ -102,7 +102,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   options.corpus.resolve(config.corpus);
   options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
-  options.sample.resolve(config.sample);
+  options.sample.resolve(comm, config.sample);
   config.sample.seed = config.seed;
   config.corpus.dedup = dedup_mode(options.dedup);
   config.shard_by = from_name<entropy::ShardBy>(
@@ -112,6 +112,7 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   if (comm.rank() == 0 && run.duplicates) print_duplicates(*run.duplicates);
   if (comm.rank() == 0) {
     if (run.replicates.ran()) print_comparison(run, "corpus", 0, {"corpus"}, "corpus");
+    print_curve(run.curve);
     if (run.shards > 0) {
       const std::vector<std::string> names = run.shard_files.empty() ? numbered("shard", run.shards) : run.shard_files;
       // The table first, then what may be concluded from it.

@@ -37,7 +37,7 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
   options.corpus.resolve(config.corpus);
   options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
-  options.sample.resolve(config.sample);
+  options.sample.resolve(comm, config.sample);
   config.corpus.dedup = dedup_mode(options.dedup);
   config.by = from_name<jobs::SweepBy>(options.sweep_by, {{"score", jobs::SweepBy::score},
                                                               {"bleu", jobs::SweepBy::bleu},
@@ -62,6 +62,7 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
     if (run.sample > 0) print_sample_shortfall(run.subset_size, run.sample, names);
     if (run.intervals) print_replicate_table(*run.intervals, run.replicates, names);
     else if (run.sample == 0) print_size_caveat(run.subset_size, "subsets S_t");
+    print_curve(run.curve);
     std::size_t empty = 0;
     for (std::size_t t = 0; t < n; ++t) empty += run.subset_size[t] == 0 ? 1 : 0;
     if (empty > 0)

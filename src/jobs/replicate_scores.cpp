@@ -62,4 +62,28 @@ entropy::ReplicateScores score_replicates(const boost::mpi::communicator& comm, 
   return result;
 }
 
+std::vector<std::uint64_t> automatic_sizes(std::uint64_t pairs) {
+  std::vector<std::uint64_t> sizes;
+  for (std::uint64_t size = 128; size <= pairs; size *= 2) sizes.push_back(size);
+  return sizes;
+}
+
+std::vector<results::SizeCurvePoint> score_curve(const boost::mpi::communicator& comm, CorpusJob& job,
+                                                 const config::EngineSettings& engine,
+                                                 const config::ReferenceConfig& reference,
+                                                 const entropy::PairGroups& full, const std::vector<bool>& replicated,
+                                                 const config::SampleConfig& settings,
+                                                 const std::vector<std::uint64_t>& sizes,
+                                                 const std::vector<results::TableRows>& tables, bool with_reference) {
+  std::vector<results::SizeCurvePoint> curve;
+  for (std::uint64_t size : sizes) {
+    results::SizeCurvePoint& point = curve.emplace_back();
+    point.size = size;
+    point.replicates = score_replicates(comm, job, engine, reference, full, replicated, settings, size, 0);
+    for (const results::TableRows& table : tables)
+      point.tables.push_back(results::table_intervals(point.replicates, table, with_reference));
+  }
+  return curve;
+}
+
 }  // namespace tdcone::jobs

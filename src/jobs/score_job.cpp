@@ -70,33 +70,37 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     mpi::collective_step(comm, [&] { buckets = entropy::length_groups(job.share, config.length_buckets); });
     groups = entropy::combine_groups(comm, groups, buckets);
   }
+  // The tables whose rows are subsets: the corpus, then those the run has.
+  std::vector<results::TableRows> tables{{"corpus", 0, 1, {}}};
+  if (shards > 0) tables.push_back({"shards", 1, shards, {}});
+  if (job.labels)
+    tables.push_back({"labels", run.first_label, run.labels.names.size(), results::label_row_kinds(run.labels.names)});
+  if (!config.length_buckets.empty()) tables.push_back({"lengths", run.first_length, config.length_buckets.size() + 1, {}});
   double replicate_seconds = 0;
-  if (config.sample.given()) {
+  if (config.sample.given() || config.sample.curve_asked()) {
     // Before the job's own scoring, which gives the shares' word types back.
+    const Stopwatch clock;
     const std::vector<bool> replicated(groups.subset_count, true);
-    std::vector<bool> compared(groups.subset_count, groups.subset_count == 1);
-    std::fill(compared.begin() + 1, compared.end(), true);
     std::vector<std::uint64_t> sizes;
     mpi::collective_step(comm, [&] { sizes = entropy::subset_sizes(comm, groups); });
-    const std::uint64_t sample = config.sample.automatic ? automatic_sample(sizes, compared) : config.sample.sample;
-    const Stopwatch clock;
-    run.replicates = score_replicates(comm, job, config.engine, config.reference, groups, replicated, config.sample,
-                                      sample, 0);
+    if (config.sample.given()) {
+      std::vector<bool> compared(groups.subset_count, groups.subset_count == 1);
+      std::fill(compared.begin() + 1, compared.end(), true);
+      const std::uint64_t sample = config.sample.automatic ? automatic_sample(sizes, compared) : config.sample.sample;
+      run.replicates = score_replicates(comm, job, config.engine, config.reference, groups, replicated, config.sample,
+                                        sample, 0);
+    }
+    if (config.sample.curve_asked())
+      run.curve = score_curve(comm, job, config.engine, config.reference, groups, replicated, config.sample,
+                              config.sample.at_sizes_auto ? automatic_sizes(sizes[0]) : config.sample.at_sizes, tables,
+                              run.with_reference);
     replicate_seconds = clock.seconds();
   }
   run.scores = score_corpus_job(comm, job, config.engine, config.reference, groups);
-  if (run.replicates.ran()) run.scores.phases.push_back({"replicates", replicate_seconds});
-  if (run.replicates.ran()) {
-    const bool rel = run.with_reference;
-    run.intervals.push_back(results::table_intervals(run.replicates, "corpus", 0, 1, rel));
-    if (shards > 0) run.intervals.push_back(results::table_intervals(run.replicates, "shards", 1, shards, rel));
-    if (job.labels)
-      run.intervals.push_back(results::table_intervals(run.replicates, "labels", run.first_label, run.labels.names.size(),
-                                                       rel, results::label_row_kinds(run.labels.names)));
-    if (!config.length_buckets.empty())
-      run.intervals.push_back(results::table_intervals(run.replicates, "lengths", run.first_length,
-                                                       config.length_buckets.size() + 1, rel));
-  }
+  if (replicate_seconds > 0) run.scores.phases.push_back({"replicates", replicate_seconds});
+  if (run.replicates.ran())
+    for (const results::TableRows& table : tables)
+      run.intervals.push_back(results::table_intervals(run.replicates, table, run.with_reference));
 
   const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
@@ -132,6 +136,8 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     }
     if (run.replicates.ran())
       results::write_replicate_groups(comm, file, run.replicates, run.intervals, run.scores.subsets, run.with_reference);
+    if (!run.curve.empty())
+      results::write_curves(comm, file, run.curve, config.sample.replicates, config.sample.seed, run.with_reference);
     file.commit();
   });
   add_write_phase(run.scores, write_clock.seconds());

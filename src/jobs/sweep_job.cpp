@@ -52,7 +52,7 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
   SweepRun run;
   run.sample = config.sample.sample;
   double replicate_seconds = 0;
-  if (config.sample.automatic || config.sample.replicates > 1) {
+  if (config.sample.automatic || config.sample.replicates > 1 || config.sample.curve_asked()) {
     // Every S_t whole: its size for --sample auto, and what later replicates sample.
     entropy::ThresholdGroups whole;
     mpi::collective_step(comm, [&] {
@@ -64,9 +64,16 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
     thresholds_only[0] = false;
     if (config.sample.automatic) run.sample = automatic_sample(sizes, thresholds_only);
     const Stopwatch clock;
-    if (config.sample.replicates > 1)
+    if (config.sample.replicates > 1 && config.sample.given())
       run.replicates = score_replicates(comm, job, config.engine, config.reference, whole.groups, thresholds_only,
                                         config.sample, run.sample, 1);
+    if (config.sample.curve_asked()) {
+      const std::uint64_t corpus_pairs = entropy::subset_sizes(comm, whole.groups)[0];
+      run.curve = score_curve(comm, job, config.engine, config.reference, whole.groups,
+                              std::vector<bool>(1 + n, true), config.sample,
+                              config.sample.at_sizes_auto ? automatic_sizes(corpus_pairs) : config.sample.at_sizes,
+                              {{"corpus", 0, 1, {}}, {"sweep", 1, n, {}}}, job.reference.has_value());
+    }
     replicate_seconds = clock.seconds();
   }
   entropy::ThresholdGroups subsets;
@@ -78,11 +85,11 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
   if (job.duplicates) run.duplicates = job.duplicates->counts();
   run.scores = score_corpus_job(comm, job, config.engine, config.reference, subsets.groups);
   run.with_reference = job.reference.has_value();
+  if (replicate_seconds > 0) run.scores.phases.push_back({"replicates", replicate_seconds});
   if (run.replicates.ran()) {  // replicate 0: the sample scored with the corpus
     run.replicates.of_replicate.insert(run.replicates.of_replicate.begin(), run.scores.subsets);
     run.replicates.first = 0;
-    run.scores.phases.push_back({"replicates", replicate_seconds});
-    run.intervals = results::table_intervals(run.replicates, "sweep", 1, n, run.with_reference);
+    run.intervals = results::table_intervals(run.replicates, {"sweep", 1, n, {}}, run.with_reference);
   }
   run.subset_size = subsets.subset_size;
   run.sampled.resize(n);
@@ -106,6 +113,8 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
       results::write_replicate_groups(comm, file, run.replicates, {*run.intervals}, run.scores.subsets,
                                       run.with_reference);
     }
+    if (!run.curve.empty())
+      results::write_curves(comm, file, run.curve, config.sample.replicates, config.sample.seed, run.with_reference);
     file.commit();
   });
   add_write_phase(run.scores, write_clock.seconds());

@@ -37,10 +37,11 @@ const std::vector<ReplicateMetric>& replicate_metrics() {
 
 const char* ranked_metric(bool with_reference) { return with_reference ? "tdcone_rel" : "tdcone"; }
 
-TableIntervals table_intervals(const entropy::ReplicateScores& replicates, std::string table, std::size_t first_subset,
-                               std::size_t rows, bool with_reference, const std::vector<std::uint32_t>& kinds) {
+TableIntervals table_intervals(const entropy::ReplicateScores& replicates, const TableRows& of, bool with_reference) {
+  const std::size_t first_subset = of.first_subset, rows = of.rows;
+  const std::vector<std::uint32_t>& kinds = of.kinds;
   TableIntervals result;
-  result.table = std::move(table);
+  result.table = of.table;
   result.first_subset = first_subset;
   result.rows = rows;
   const auto& metrics = replicate_metrics();
@@ -169,6 +170,43 @@ void write_replicate_groups(const boost::mpi::communicator& comm, hdf5::OutputFi
   out.column(schema::intervals::lo, lo);
   out.column(schema::intervals::hi, hi);
   set_attribute(file, schema::intervals::ranked_by, std::string(ranked_metric(with_reference)));
+}
+
+void write_curves(const boost::mpi::communicator& comm, hdf5::OutputFile& file, const std::vector<SizeCurvePoint>& curve,
+                  std::uint32_t replicates, std::uint64_t seed, bool with_reference) {
+  const auto& metrics = replicate_metrics();
+  std::vector<std::string> table, metric;
+  std::vector<std::uint64_t> row, size, sampled;
+  std::vector<double> mean, sd, lo, hi;
+  for (const SizeCurvePoint& point : curve)
+    for (const TableIntervals& t : point.tables)
+      for (std::size_t k = 0; k < t.rows; ++k)
+        for (std::size_t m = 0; m < metrics.size(); ++m) {
+          const std::string name = metrics[m].name;
+          if (name != "tdcone" && !(name == "tdcone_rel" && with_reference)) continue;
+          const entropy::Interval& interval = t.of_metric[m][k];
+          table.push_back(t.table);
+          row.push_back(k);
+          size.push_back(point.size);
+          sampled.push_back(point.replicates.sampled[t.first_subset + k]);
+          metric.push_back(name);
+          mean.push_back(interval.mean);
+          sd.push_back(interval.sd);
+          lo.push_back(interval.lo);
+          hi.push_back(interval.hi);
+        }
+  SubsetTable out(comm, file, schema::curves::group);
+  out.column(schema::curves::table, table);
+  out.column(schema::curves::row, row);
+  out.column(schema::curves::size, size);
+  out.column(schema::curves::n_sampled, sampled);
+  out.column(schema::curves::metric, metric);
+  out.column(schema::curves::mean, mean);
+  out.column(schema::curves::sd, sd);
+  out.column(schema::curves::lo, lo);
+  out.column(schema::curves::hi, hi);
+  set_attribute(file, schema::curves::replicates, std::uint64_t{replicates});
+  set_attribute(file, schema::curves::seed, seed);
 }
 
 }  // namespace tdcone::results

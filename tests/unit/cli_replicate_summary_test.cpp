@@ -30,7 +30,7 @@ entropy::ReplicateScores two_replicates(double row0, double row1, std::uint64_t 
 
 TEST(ReplicateSummary, AClearBestIsNamedWithItsInterval) {
   const auto replicates = two_replicates(0.2, 0.5, 100);
-  const auto table = results::table_intervals(replicates, "sweep", 0, 2, true);
+  const auto table = results::table_intervals(replicates, {"sweep", 0, 2, {}}, true);
   const std::string out = printed([&] { print_replicate_table(table, replicates, {"t=0.5", "t=0.9"}); });
   EXPECT_NE(out.find("2 replicates of 100 pairs a subset"), std::string::npos) << out;
   EXPECT_NE(out.find("t=0.5        100  0.2050000  0.2002500  0.2097500   1.000"), std::string::npos) << out;
@@ -39,14 +39,14 @@ TEST(ReplicateSummary, AClearBestIsNamedWithItsInterval) {
 
 TEST(ReplicateSummary, OverlapListsTheCandidatesByPBest) {
   const auto replicates = two_replicates(0.30, 0.305, 100);  // replicate 0: row 0 lowest; 1: row 1
-  const auto table = results::table_intervals(replicates, "sweep", 0, 2, true);
+  const auto table = results::table_intervals(replicates, {"sweep", 0, 2, {}}, true);
   const std::string out = printed([&] { print_replicate_table(table, replicates, {"t=0.5", "t=0.9"}); });
   EXPECT_NE(out.find("no clear best: t=0.5 (p_best 0.50), t=0.9 (p_best 0.50)"), std::string::npos) << out;
 }
 
 TEST(ReplicateSummary, ARowSampledWholeBlocksTheVerdict) {
   const auto replicates = two_replicates(0.2, 0.5, 40);
-  const auto table = results::table_intervals(replicates, "shards", 0, 2, true);
+  const auto table = results::table_intervals(replicates, {"shards", 0, 2, {}}, true);
   const std::string out = printed([&] {
     print_sample_shortfall({100, 40}, 100, {"shard 0", "shard 1"});
     print_replicate_table(table, replicates, {"shard 0", "shard 1"});

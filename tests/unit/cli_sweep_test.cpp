@@ -3,17 +3,26 @@
 #include "tdcone/cli/sweep_command.hpp"
 
 #include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <boost/mpi/communicator.hpp>
 
 #include <string>
 #include <vector>
 
 #include "cli_command.hpp"
+#include "tdcone/mpi/guard.hpp"
 #include "usage_error.hpp"
 
 namespace tdcone::cli {
 namespace {
 
 using Sweep = test_support::ParsedCommand<SweepOptions>;
+
+const boost::mpi::communicator& self() {
+  static const boost::mpi::communicator comm(MPI_COMM_SELF, boost::mpi::comm_attach);
+  return comm;
+}
 
 TEST(SweepCommand, OptionsBecomeTypedValues) {
   Sweep sweep("sweep", add_sweep_options);
@@ -28,7 +37,7 @@ TEST(SweepCommand, OptionsBecomeTypedValues) {
   EXPECT_EQ(c.sample.seed, 9u);
   EXPECT_EQ(sweep.values.sweep_by, "bleu");
   config::SampleConfig resolved = c.sample;
-  sweep.values.sample.resolve(resolved);
+  sweep.values.sample.resolve(self(), resolved);
   EXPECT_EQ(resolved.sample, 100u);
   EXPECT_FALSE(resolved.automatic);
   EXPECT_EQ(resolved.replicates, 1u);
@@ -40,9 +49,21 @@ TEST(SweepCommand, ReplicatesOfAnAutomaticSample) {
                          "--replicates", "20"}),
             "");
   config::SampleConfig resolved = sweep.values.config.sample;
-  sweep.values.sample.resolve(resolved);
+  sweep.values.sample.resolve(self(), resolved);
   EXPECT_TRUE(resolved.automatic);
   EXPECT_EQ(resolved.replicates, 20u);
+}
+
+TEST(SweepCommand, SizesOfACurveAreSortedOnce) {
+  Sweep sweep("sweep", add_sweep_options);
+  ASSERT_EQ(sweep.parse({"--input", "a.tsv", "--output", "o.h5", "--thresholds", "0.5", "--at-sizes", "1000,100,1000",
+                         "--replicates", "3"}),
+            "");
+  config::SampleConfig resolved = sweep.values.config.sample;
+  sweep.values.sample.resolve(self(), resolved);
+  EXPECT_EQ(resolved.at_sizes, (std::vector<std::uint64_t>{100, 1000}));
+  EXPECT_TRUE(resolved.curve_asked());
+  EXPECT_FALSE(resolved.given());
 }
 
 TEST(SweepCommand, ReplicatesWithoutASampleAreRefused) {
@@ -50,10 +71,11 @@ TEST(SweepCommand, ReplicatesWithoutASampleAreRefused) {
   ASSERT_EQ(sweep.parse({"--input", "a.tsv", "--output", "o.h5", "--thresholds", "0.5", "--replicates", "5"}), "");
   config::SampleConfig resolved = sweep.values.config.sample;
   try {
-    sweep.values.sample.resolve(resolved);
+    sweep.values.sample.resolve(self(), resolved);
     FAIL() << "--replicates 5 without --sample was accepted";
-  } catch (const UsageError& e) {
-    EXPECT_CONTAINS(e.what(), "--replicates 5 needs --sample N or --sample auto");
+  } catch (const mpi::CollectiveError& e) {
+    EXPECT_EQ(e.exit_status, 2);
+    EXPECT_CONTAINS(e.what(), "--replicates 5 needs --sample N, --sample auto or --at-sizes");
   }
 }
 

@@ -28,4 +28,8 @@ void print_sample_shortfall(const std::vector<std::uint64_t>& sizes, std::uint64
 /// that compare at equal size. Returns whether it printed it.
 bool print_size_caveat(const std::vector<std::uint64_t>& sizes, const std::string& what);
 
+/// The corpus at each size of --at-sizes (its first table's row 0): the
+/// ranked metric's mean and interval, a line a size; every subset is in /curves.
+void print_curve(const std::vector<results::SizeCurvePoint>& curve);
+
 }  // namespace tdcone::cli

@@ -12,6 +12,7 @@
 #include "tdcone/entropy/replicate_sample.hpp"
 #include "tdcone/entropy/subset_scores.hpp"
 #include "tdcone/jobs/corpus_job.hpp"
+#include "tdcone/results/replicate_tables.hpp"
 
 namespace tdcone::jobs {
 
@@ -28,5 +29,18 @@ entropy::ReplicateScores score_replicates(const boost::mpi::communicator& comm, 
                                  const config::EngineSettings& engine, const config::ReferenceConfig& reference,
                                  const entropy::PairGroups& full, const std::vector<bool>& replicated,
                                  const config::SampleConfig& settings, std::uint64_t sample, std::uint32_t first);
+
+/// --at-sizes auto: the powers of two from 128 up to `pairs` (none below 128).
+std::vector<std::uint64_t> automatic_sizes(std::uint64_t pairs);
+
+/// The rows of `tables` at each of `sizes`: settings.replicates samples of
+/// each size (score_replicates, from replicate 0), and their intervals. Collective.
+std::vector<results::SizeCurvePoint> score_curve(const boost::mpi::communicator& comm, CorpusJob& job,
+                                                 const config::EngineSettings& engine,
+                                                 const config::ReferenceConfig& reference,
+                                                 const entropy::PairGroups& full, const std::vector<bool>& replicated,
+                                                 const config::SampleConfig& settings,
+                                                 const std::vector<std::uint64_t>& sizes,
+                                                 const std::vector<results::TableRows>& tables, bool with_reference);
 
 }  // namespace tdcone::jobs

@@ -46,6 +46,7 @@ struct ScoreRun {
   // (corpus, then /shards, /labels, /lengths, those the run has).
   entropy::ReplicateScores replicates;
   std::vector<results::TableIntervals> intervals;
+  std::vector<results::SizeCurvePoint> curve;  // with --at-sizes
 };
 
 /// Reads and scores the corpus, writes the result `config.output` (recording

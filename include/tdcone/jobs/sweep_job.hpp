@@ -43,6 +43,7 @@ struct SweepRun {
   // the corpus; and what they say of the thresholds.
   entropy::ReplicateScores replicates;
   std::optional<results::TableIntervals> intervals;
+  std::vector<results::SizeCurvePoint> curve;  // with --at-sizes: the corpus, then the thresholds
 };
 
 /// Reads and scores the corpus and its threshold subsets, writes the result

@@ -39,13 +39,20 @@ struct TableIntervals {
   const entropy::Interval& ranked_interval(std::size_t row) const { return of_metric[ranked][row]; }
 };
 
-/// The rows [first_subset, first_subset + rows) of `replicates`. Rows of one
-/// kind (kinds[row]; empty: all of one kind) are ranked among themselves for
-/// p_best; a clear best is only looked for among rows all of one kind, each
-/// with a full sample (a row smaller than the sample is sampled whole: a
-/// smaller size and no spread, no fair comparison).
-TableIntervals table_intervals(const entropy::ReplicateScores& replicates, std::string table, std::size_t first_subset,
-                               std::size_t rows, bool with_reference, const std::vector<std::uint32_t>& kinds = {});
+/// Which rows of a subset table the replicates' subsets are: rows
+/// [first_subset, first_subset + rows). Rows of one kind (kinds[row]; empty:
+/// all of one kind) are ranked among themselves for p_best.
+struct TableRows {
+  std::string table;  // as /replicates table: "sweep"
+  std::size_t first_subset = 0;
+  std::size_t rows = 0;
+  std::vector<std::uint32_t> kinds;
+};
+
+/// The rows of `of` over `replicates`. A clear best is only looked for among
+/// rows all of one kind, each with a full sample (a row smaller than the
+/// sample is sampled whole: a smaller size and no spread, no fair comparison).
+TableIntervals table_intervals(const entropy::ReplicateScores& replicates, const TableRows& of, bool with_reference);
 
 /// The kind of each /labels row for p_best: the labels it fixes ("formal|*"
 /// and "casual|*" are one kind, "formal|happy" another).
@@ -56,6 +63,18 @@ std::vector<std::uint32_t> label_row_kinds(const std::vector<std::string>& names
 void write_table_replicate_columns(const boost::mpi::communicator& comm, hdf5::OutputFile& file,
                                    const TableIntervals& table, const std::vector<std::uint64_t>& sampled,
                                    const schema::Column* n_sampled, const schema::Column& p_best);
+
+/// The tables' rows at one sample size (--at-sizes).
+struct SizeCurvePoint {
+  std::uint64_t size = 0;
+  entropy::ReplicateScores replicates;
+  std::vector<TableIntervals> tables;
+};
+
+/// /curves: a row per table row, size and metric (TD-CONE, and TD-CONE_REL
+/// with a reference) with its replicates' mean, sd and percentiles. Collective.
+void write_curves(const boost::mpi::communicator& comm, hdf5::OutputFile& file, const std::vector<SizeCurvePoint>& curve,
+                  std::uint32_t replicates, std::uint64_t seed, bool with_reference);
 
 /// /replicates and /intervals for `tables`; `values`: the subsets' own scores
 /// (the tables' columns). Collective.

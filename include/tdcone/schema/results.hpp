@@ -323,6 +323,24 @@ inline constexpr Attribute ranked_by{group, "ranked_by", Type::string, Presence:
                                      "the metric p_best ranks by, lowest best: tdcone_rel with --reference, else tdcone"};
 }  // namespace intervals
 
+// ---- /curves: one row per subset, size and metric (with --at-sizes) ----
+namespace curves {
+inline constexpr char group[] = "/curves";
+inline constexpr Column table{group, "table", Type::string, Presence::required, "as /replicates table"};
+inline constexpr Column row{group, "row", Type::u64, Presence::required, "as /replicates row"};
+inline constexpr Column size{group, "size", Type::u64, Presence::required, "the sample size asked for (--at-sizes)"};
+inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::required,
+                                  "pairs in each sample: min(size, the subset's pairs)"};
+inline constexpr Column metric{group, "metric", Type::string, Presence::required,
+                               "tdcone, or tdcone_rel (with --reference)"};
+inline constexpr Column mean{group, "mean", Type::f64, Presence::required, "mean over the replicates"};
+inline constexpr Column sd{group, "sd", Type::f64, Presence::required, "standard deviation (R - 1; NaN for R = 1)"};
+inline constexpr Column lo{group, "lo", Type::f64, Presence::required, "2.5 % percentile of the replicates"};
+inline constexpr Column hi{group, "hi", Type::f64, Presence::required, "97.5 % percentile of the replicates"};
+inline constexpr Attribute replicates{group, "replicates", Type::u64, Presence::always, "R, samples at each size"};
+inline constexpr Attribute seed{group, "seed", Type::u64, Presence::always, "as /replicates seed"};
+}  // namespace curves
+
 // ---- /selection: rows in selection order (select) ----
 namespace selection {
 inline constexpr char group[] = "/selection";
