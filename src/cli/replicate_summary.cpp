@@ -50,7 +50,8 @@ void print_replicate_table(const results::TableIntervals& table, const entropy::
     std::snprintf(share, sizeof share, "%.2f", table.p_best[row]);
     candidates += (candidates.empty() ? "" : ", ") + names[row] + " (p_best " + share + ")";
   }
-  std::printf("  no clear best: %s\n", candidates.empty() ? "no row has a value" : candidates.c_str());
+  std::printf("  no clear best (the intervals overlap): %s\n",
+              candidates.empty() ? "no row has a value" : candidates.c_str());
 }
 
 void print_sample_shortfall(const std::vector<std::uint64_t>& sizes, std::uint64_t sample,

@@ -41,7 +41,7 @@ TEST(ReplicateSummary, OverlapListsTheCandidatesByPBest) {
   const auto replicates = two_replicates(0.30, 0.305, 100);  // replicate 0: row 0 lowest; 1: row 1
   const auto table = results::table_intervals(replicates, {"sweep", 0, 2, {}}, true);
   const std::string out = printed([&] { print_replicate_table(table, replicates, {"t=0.5", "t=0.9"}); });
-  EXPECT_NE(out.find("no clear best: t=0.5 (p_best 0.50), t=0.9 (p_best 0.50)"), std::string::npos) << out;
+  EXPECT_NE(out.find("no clear best (the intervals overlap): t=0.5 (p_best 0.50), t=0.9 (p_best 0.50)"), std::string::npos) << out;
 }
 
 TEST(ReplicateSummary, ARowSampledWholeBlocksTheVerdict) {
