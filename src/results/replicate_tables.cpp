@@ -1,6 +1,7 @@
 #include "tdcone/results/replicate_tables.hpp"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 
 #include "tdcone/results/writer.hpp"
@@ -20,6 +21,40 @@ std::vector<std::vector<double>> values_of(const entropy::ReplicateScores& repli
   }
   return values;
 }
+
+// The columns that /intervals and /curves share.
+struct IntervalColumns {
+  const schema::Column &table, &row, &metric, &mean, &sd, &lo, &hi;
+};
+
+// Rows of intervals, a row per table row and metric, written as
+// IntervalColumns: table, row, metric, what `extra` writes, then the statistics.
+struct IntervalRows {
+  std::vector<std::string> table, metric;
+  std::vector<std::uint64_t> row;
+  std::vector<double> mean, sd, lo, hi;
+
+  void add(const TableIntervals& t, std::size_t k, std::size_t m) {
+    const entropy::Interval& interval = t.of_metric[m][k];
+    table.push_back(t.table);
+    row.push_back(k);
+    metric.emplace_back(replicate_metrics()[m].name);
+    mean.push_back(interval.mean);
+    sd.push_back(interval.sd);
+    lo.push_back(interval.lo);
+    hi.push_back(interval.hi);
+  }
+  void write(SubsetTable& out, const IntervalColumns& columns, const std::function<void()>& extra) const {
+    out.column(columns.table, table);
+    out.column(columns.row, row);
+    out.column(columns.metric, metric);
+    extra();
+    out.column(columns.mean, mean);
+    out.column(columns.sd, sd);
+    out.column(columns.lo, lo);
+    out.column(columns.hi, hi);
+  }
+};
 
 }  // namespace
 
@@ -143,70 +178,45 @@ void write_replicate_groups(const boost::mpi::communicator& comm, hdf5::OutputFi
     set_attribute(file, schema::replicates::replicates, std::uint64_t{replicates.replicates});
     set_attribute(file, schema::replicates::seed, replicates.seed);
   }
-  std::vector<std::string> table, metric;
-  std::vector<std::uint64_t> row;
-  std::vector<double> value, mean, sd, lo, hi;
+  IntervalRows rows;
+  std::vector<double> value;
   for (const TableIntervals& t : tables)
     for (std::size_t k = 0; k < t.rows; ++k)
       for (std::size_t m = 0; m < metrics.size(); ++m) {
         if (metrics[m].needs_reference && !with_reference) continue;
-        const entropy::Interval& interval = t.of_metric[m][k];
-        table.push_back(t.table);
-        row.push_back(k);
-        metric.emplace_back(metrics[m].name);
+        rows.add(t, k, m);
         value.push_back(metrics[m].of(values[t.first_subset + k]));
-        mean.push_back(interval.mean);
-        sd.push_back(interval.sd);
-        lo.push_back(interval.lo);
-        hi.push_back(interval.hi);
       }
-  SubsetTable out(comm, file, schema::intervals::group);
-  out.column(schema::intervals::table, table);
-  out.column(schema::intervals::row, row);
-  out.column(schema::intervals::metric, metric);
-  out.column(schema::intervals::value, value);
-  out.column(schema::intervals::mean, mean);
-  out.column(schema::intervals::sd, sd);
-  out.column(schema::intervals::lo, lo);
-  out.column(schema::intervals::hi, hi);
+  namespace iv = schema::intervals;
+  SubsetTable out(comm, file, iv::group);
+  rows.write(out, {iv::table, iv::row, iv::metric, iv::mean, iv::sd, iv::lo, iv::hi},
+             [&] { out.column(iv::value, value); });
   set_attribute(file, schema::intervals::ranked_by, std::string(ranked_metric(with_reference)));
 }
 
 void write_curves(const boost::mpi::communicator& comm, hdf5::OutputFile& file, const std::vector<SizeCurvePoint>& curve,
                   std::uint32_t replicates, std::uint64_t seed, bool with_reference) {
   const auto& metrics = replicate_metrics();
-  std::vector<std::string> table, metric;
-  std::vector<std::uint64_t> row, size, sampled;
-  std::vector<double> mean, sd, lo, hi;
+  IntervalRows rows;
+  std::vector<std::uint64_t> size, sampled;
   for (const SizeCurvePoint& point : curve)
     for (const TableIntervals& t : point.tables)
       for (std::size_t k = 0; k < t.rows; ++k)
         for (std::size_t m = 0; m < metrics.size(); ++m) {
           const std::string name = metrics[m].name;
           if (name != "tdcone" && !(name == "tdcone_rel" && with_reference)) continue;
-          const entropy::Interval& interval = t.of_metric[m][k];
-          table.push_back(t.table);
-          row.push_back(k);
+          rows.add(t, k, m);
           size.push_back(point.size);
           sampled.push_back(point.replicates.sampled[t.first_subset + k]);
-          metric.push_back(name);
-          mean.push_back(interval.mean);
-          sd.push_back(interval.sd);
-          lo.push_back(interval.lo);
-          hi.push_back(interval.hi);
         }
-  SubsetTable out(comm, file, schema::curves::group);
-  out.column(schema::curves::table, table);
-  out.column(schema::curves::row, row);
-  out.column(schema::curves::size, size);
-  out.column(schema::curves::n_sampled, sampled);
-  out.column(schema::curves::metric, metric);
-  out.column(schema::curves::mean, mean);
-  out.column(schema::curves::sd, sd);
-  out.column(schema::curves::lo, lo);
-  out.column(schema::curves::hi, hi);
-  set_attribute(file, schema::curves::replicates, std::uint64_t{replicates});
-  set_attribute(file, schema::curves::seed, seed);
+  namespace cv = schema::curves;
+  SubsetTable out(comm, file, cv::group);
+  rows.write(out, {cv::table, cv::row, cv::metric, cv::mean, cv::sd, cv::lo, cv::hi}, [&] {
+    out.column(cv::size, size);
+    out.column(cv::n_sampled, sampled);
+  });
+  set_attribute(file, cv::replicates, std::uint64_t{replicates});
+  set_attribute(file, cv::seed, seed);
 }
 
 }  // namespace tdcone::results

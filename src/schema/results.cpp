@@ -78,7 +78,7 @@ const std::vector<Table>& tables() {
       {curves::group,
        "tdcone score and sweep with --at-sizes",
        true,
-       {&curves::table, &curves::row, &curves::size, &curves::n_sampled, &curves::metric, &curves::mean, &curves::sd,
+       {&curves::table, &curves::row, &curves::metric, &curves::size, &curves::n_sampled, &curves::mean, &curves::sd,
         &curves::lo, &curves::hi},
        {&curves::replicates, &curves::seed}},
       {selection::group,

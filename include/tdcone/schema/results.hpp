@@ -328,11 +328,11 @@ namespace curves {
 inline constexpr char group[] = "/curves";
 inline constexpr Column table{group, "table", Type::string, Presence::required, "as /replicates table"};
 inline constexpr Column row{group, "row", Type::u64, Presence::required, "as /replicates row"};
+inline constexpr Column metric{group, "metric", Type::string, Presence::required,
+                               "tdcone, or tdcone_rel (with --reference)"};
 inline constexpr Column size{group, "size", Type::u64, Presence::required, "the sample size asked for (--at-sizes)"};
 inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::required,
                                   "pairs in each sample: min(size, the subset's pairs)"};
-inline constexpr Column metric{group, "metric", Type::string, Presence::required,
-                               "tdcone, or tdcone_rel (with --reference)"};
 inline constexpr Column mean{group, "mean", Type::f64, Presence::required, "mean over the replicates"};
 inline constexpr Column sd{group, "sd", Type::f64, Presence::required, "standard deviation (R - 1; NaN for R = 1)"};
 inline constexpr Column lo{group, "lo", Type::f64, Presence::required, "2.5 % percentile of the replicates"};
