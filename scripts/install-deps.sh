@@ -14,7 +14,7 @@ packages=(
   libgtest-dev
   libcli11-dev libtomlplusplus-dev libutf8proc-dev libxxhash-dev libsimdjson-dev libfmt-dev libabsl-dev
   clang libclang-rt-14-dev llvm  # sanitizer and fuzz builds: ASan/UBSan/libFuzzer runtimes, llvm-symbolizer
-  python3 python3-h5py python3-numpy python3-matplotlib python3-pandas
+  python3 python3-h5py python3-numpy python3-matplotlib python3-pandas python3-xxhash
   time bc
   valgrind  # callgrind: bench/instructions.sh, bench/asm_costs.py
   cmark  # renders README.md as a reader sees it (tests/e2e/readme_blocks.sh)

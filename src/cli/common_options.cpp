@@ -1,6 +1,8 @@
 // The options several commands share, with their --help text.
 #include "tdcone/cli/common_options.hpp"
 
+#include <algorithm>
+
 #include "tdcone/core/error.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/engine/score_engine.hpp"
@@ -73,6 +75,47 @@ void EngineModes::resolve(const boost::mpi::communicator& comm, config::EngineSe
       throw UsageError(cat("--embeddings ", c.embeddings, " is read by --align static only, and the alignment is --align ",
                            align, ", which uses no vector: add --align static (align = \"static\" in a --config file), "
                            "or leave out --embeddings"));
+  });
+}
+
+void SampleModes::add_to(OptionSet& o, config::SampleConfig& c, const char* subsets) {
+  o.add("sample", sample,
+        cat("Score R samples (--replicates) of N pairs of each ", subsets, ", by a hash of pair_id and --seed (the same "
+            "for any rank count; a smaller subset is sampled whole). auto: half the smallest subset compared. Gives "
+            "each subset's mean, 95% interval and p_best (/intervals, /replicates). 0: none"),
+        count_or_auto());
+  o.add("replicates", c.replicates,
+        "R, samples drawn of each subset with --sample (replicate 0 is the sample --sample alone draws)",
+        whole_number(1, 100000));
+  o.add("at-sizes", at_sizes,
+        "Also the corpus and every subset at each of these sample sizes, --replicates samples each (/curves: mean and "
+        "95% interval of TD-CONE and TD-CONE_REL against size): comma-separated sizes, or auto (powers of two from 128 "
+        "up to the corpus). Two corpora compare at one size this way");
+}
+
+void SampleModes::resolve(const boost::mpi::communicator& comm, config::SampleConfig& c) const {
+  mpi::collective_step(comm, [&] {
+    c.automatic = sample == "auto";
+    c.sample = c.automatic ? 0 : std::stoull(sample);
+    c.at_sizes_auto = at_sizes == "auto";
+    if (!at_sizes.empty() && !c.at_sizes_auto) {
+      std::string text = at_sizes;
+      for (std::size_t start = 0; start <= text.size();) {
+        const std::size_t end = std::min(text.find(',', start), text.size());
+        std::string size = text.substr(start, end - start);
+        if (!whole_number(1, kAnyCount).accept(size))
+          throw UsageError(cat("--at-sizes ", at_sizes, ": '", text.substr(start, end - start),
+                               "' is not a size; give whole numbers from 1, comma-separated (--at-sizes 1000,10000), "
+                               "or auto"));
+        c.at_sizes.push_back(std::stoull(size));
+        start = end + 1;
+      }
+      std::sort(c.at_sizes.begin(), c.at_sizes.end());
+      c.at_sizes.erase(std::unique(c.at_sizes.begin(), c.at_sizes.end()), c.at_sizes.end());
+    }
+    if (c.replicates > 1 && !c.given() && !c.curve_asked())
+      throw UsageError(cat("--replicates ", c.replicates, " needs --sample N, --sample auto or --at-sizes: the replicates "
+                           "are samples"));
   });
 }
 

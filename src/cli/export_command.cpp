@@ -11,7 +11,7 @@ namespace tdcone::cli {
 void add_export_options(OptionSet& o, ExportOptions& e) {
   exporting::ExportConfig& c = e.config;
   o.command()->add_option("hdf5", c.hdf5, "A tdcone HDF5 result")->required()->check(CLI::ExistingFile);
-  o.add("group", c.group, "Table to export", one_of({"pairs", "shards", "sweep", "selection", "labels", "balance", "combinations", "lengths"}));
+  o.add("group", c.group, "Table to export", one_of({"pairs", "shards", "sweep", "selection", "labels", "balance", "combinations", "lengths", "replicates", "intervals", "curves"}));
   o.add("to", e.to, "Output format: tsv (a header line, then one line per row) or jsonl (one JSON object per row; "
         "keys = column names; NaN and infinities are null)", one_of({"tsv", "jsonl"}));
   o.add("output", c.output, "File to write ('-' = standard output; a name ending in .zst is written zstd-compressed)");

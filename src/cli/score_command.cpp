@@ -1,11 +1,14 @@
 // tdcone score: corpus and pair TD-CONE, optional TD-CONE_REL, shards and label subsets (docs/spec.md §3-5, §8).
 #include "tdcone/cli/score_command.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 
+#include "tdcone/cli/replicate_summary.hpp"
 #include "tdcone/cli/summary.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/results/standard_output.hpp"
 
@@ -13,10 +16,11 @@ namespace tdcone::cli {
 
 namespace {
 
-// The shard table, the lowest TD-CONE_REL marked: the shard that best covers the reference.
+// The shard table, with `mark_lowest` the lowest TD-CONE_REL marked: the shard that best covers the reference.
 // An empty shard has no scores: NaN, printed "nan", never marked best. `files`:
 // each shard's files (--shard-by file), else empty.
-void print_shards(const jobs::JobScores& scores, std::size_t shards, bool with_reference, const std::vector<std::string>& files) {
+void print_shards(const jobs::JobScores& scores, std::size_t shards, bool with_reference, const std::vector<std::string>& files,
+                  bool mark_lowest) {
   std::size_t best = 0, empty = 0;
   for (std::size_t k = 1; k <= shards; ++k) {
     if (scores.subsets[k].n_pairs == 0) ++empty;
@@ -33,12 +37,34 @@ void print_shards(const jobs::JobScores& scores, std::size_t shards, bool with_r
     std::printf("  %-6zu ", k - 1);
     if (width >= 0) std::printf("%-*s ", width, files[k - 1].c_str());
     std::printf("%10llu %10.7f %10.7f", (unsigned long long)s.n_pairs, s.tdcone, s.diversity.bleu());
-    if (with_reference) std::printf("  %10.7f%s", s.tdcone_rel, k == best ? "  <- lowest TD-CONE_REL" : "");
+    if (with_reference) std::printf("  %10.7f%s", s.tdcone_rel, mark_lowest && k == best ? "  <- lowest TD-CONE_REL" : "");
     std::printf("\n");
   }
   if (empty > 0)
     std::printf("  warning: %zu of %zu shards %s empty (no usable line): TD-CONE%s NaN\n", empty, shards,
                 empty == 1 ? "is" : "are", with_reference ? ", KL and TD-CONE_REL" : "");
+}
+
+// The sizes and names of a table's rows, then what the summary says of
+// comparing them: their intervals with replicates, else whether their sizes
+// differ too much to compare.
+void print_comparison(const jobs::ScoreRun& run, const std::string& table, std::size_t first,
+                      const std::vector<std::string>& names, const std::string& what) {
+  std::vector<std::uint64_t> sizes;
+  for (std::size_t row = 0; row < names.size(); ++row) sizes.push_back(run.scores.subsets[first + row].n_pairs);
+  for (const results::TableIntervals& intervals : run.intervals)
+    if (intervals.table == table) {
+      print_sample_shortfall(sizes, run.replicates.sample, names);
+      print_replicate_table(intervals, run.replicates, names);
+      return;
+    }
+  print_size_caveat(sizes, what);
+}
+
+std::vector<std::string> numbered(const std::string& word, std::size_t count) {
+  std::vector<std::string> names;
+  for (std::size_t k = 0; k < count; ++k) names.push_back(cat(word, " ", k));
+  return names;
 }
 
 }  // namespace
@@ -54,7 +80,8 @@ void add_score_options(OptionSet& o, ScoreOptions& score) {
   o.add("shard-by", score.shard_by, "hash: of pair_id with --seed; file: input file index mod K (/shards then has a column file: the "
         "shard's files, the src files of --src-file/--tgt-file); block: contiguous blocks of lines",
         one_of({"hash", "file", "block"}));
-  o.add("seed", c.seed, "Seed of --shard-by hash", whole_number(0, kAnyCount));
+  o.add("seed", c.seed, "Seed of --shard-by hash and of --sample", whole_number(0, kAnyCount));
+  score.sample.add_to(o, c.sample, "subset (the corpus, every shard, label row and length bucket)");
   add_label_options(o, c.labels);
   o.add_switch("by-label", c.by_label,
                "Also score every label combination present and, with several labels, every value of each (/labels: "
@@ -75,17 +102,38 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
   options.corpus.resolve(config.corpus);
   options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
+  options.sample.resolve(comm, config.sample);
+  config.sample.seed = config.seed;
   config.corpus.dedup = dedup_mode(options.dedup);
   config.shard_by = from_name<entropy::ShardBy>(
       options.shard_by, {{"hash", entropy::ShardBy::hash}, {"file", entropy::ShardBy::file}, {"block", entropy::ShardBy::block}});
   const jobs::ScoreRun run = jobs::run_score_job(comm, config, config_toml);
   print_summary(comm, "score", config.output.output, run.counts, run.scores, run.with_reference, clock.seconds());
   if (comm.rank() == 0 && run.duplicates) print_duplicates(*run.duplicates);
-  if (comm.rank() == 0 && run.shards > 0) print_shards(run.scores, run.shards, run.with_reference, run.shard_files);
-  if (comm.rank() == 0 && run.by_label)
-    print_label_table(run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
-  if (comm.rank() == 0 && !config.length_buckets.empty())
-    print_length_table(config.length_buckets, run.scores.subsets, run.first_length, run.with_reference);
+  if (comm.rank() == 0) {
+    if (run.replicates.ran()) print_comparison(run, "corpus", 0, {"corpus"}, "corpus");
+    print_curve(run.curve);
+    if (run.shards > 0) {
+      const std::vector<std::string> names = run.shard_files.empty() ? numbered("shard", run.shards) : run.shard_files;
+      // The table first, then what may be concluded from it.
+      std::vector<std::uint64_t> sizes;
+      for (std::size_t k = 1; k <= run.shards; ++k) sizes.push_back(run.scores.subsets[k].n_pairs);
+      const bool equal_enough = !run.replicates.ran() && std::ranges::max(sizes) <= 2 * std::max<std::uint64_t>(1, std::ranges::min(sizes));
+      print_shards(run.scores, run.shards, run.with_reference, run.shard_files, equal_enough);
+      print_comparison(run, "shards", 1, names, "shards");
+    }
+    if (run.by_label) {
+      print_label_table(run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
+      print_comparison(run, "labels", run.first_label, run.labels.names, "label rows");
+    }
+    if (!config.length_buckets.empty()) {
+      print_length_table(config.length_buckets, run.scores.subsets, run.first_length, run.with_reference);
+      std::vector<std::string> names;
+      for (std::size_t k = 0; k <= config.length_buckets.size(); ++k)
+        names.push_back(length_bucket_name(config.length_buckets, k));
+      print_comparison(run, "lengths", run.first_length, names, "length buckets");
+    }
+  }
   return results::finish_standard_output(comm);
 }
 

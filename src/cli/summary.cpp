@@ -84,14 +84,18 @@ void print_label_table(const std::vector<std::string>& names, const std::vector<
   }
 }
 
+std::string length_bucket_name(const std::vector<std::uint64_t>& bounds, std::size_t k) {
+  return k == bounds.size() ? cat("> ", bounds.empty() ? 0 : bounds.back())
+         : k == 0           ? cat("<= ", bounds[0])
+                            : cat(bounds[k - 1] + 1, "-", bounds[k]);
+}
+
 void print_length_table(const std::vector<std::uint64_t>& bounds, const std::vector<entropy::SubsetScore>& subsets,
                         std::size_t first, bool with_reference) {
   std::printf("  %-12s %10s %10s %10s %10s%s\n", "src tokens", "n_pairs", "tdcone", "bleu", "unigram_p",
               with_reference ? "  tdcone_rel" : "");
   for (std::size_t k = 0; k <= bounds.size(); ++k) {
-    const std::string range = k == bounds.size() ? cat("> ", bounds.empty() ? 0 : bounds.back())
-                              : k == 0           ? cat("<= ", bounds[0])
-                                                 : cat(bounds[k - 1] + 1, "-", bounds[k]);
+    const std::string range = length_bucket_name(bounds, k);
     const entropy::SubsetScore& s = subsets[first + k];
     std::printf("  %-12s %10llu %10.7f %10.7f %10.7f", range.c_str(), (unsigned long long)s.n_pairs, s.tdcone,
                 s.diversity.bleu(), s.diversity.unigram_precision());

@@ -3,7 +3,9 @@
 
 #include <cstdio>
 
+#include "tdcone/cli/replicate_summary.hpp"
 #include "tdcone/cli/summary.hpp"
+#include "tdcone/core/error.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/results/standard_output.hpp"
 
@@ -23,8 +25,9 @@ void add_sweep_options(OptionSet& o, SweepOptions& sweep) {
         one_of({"score", "bleu", "unigram_precision", "len_ratio"}));
   o.add_switch("below", c.below, "S_t = pairs with value <= t instead of >= t (e.g. --sweep-by bleu --below: the "
              "pairs at most as similar as t; a NaN value is in no S_t)");
-  o.add("sample", c.sample, "Score a uniform sample of N pairs of each S_t (0 = all of S_t)", whole_number(0, kAnyCount));
-  o.add("seed", c.seed, "Seed of --sample (the sample does not depend on the rank count)", whole_number(0, kAnyCount));
+  sweep.sample.add_to(o, c.sample, "S_t");
+  o.add("seed", c.sample.seed, "Seed of --sample (the sample does not depend on the rank count)",
+        whole_number(0, kAnyCount));
   sweep.output.add_to(o, c.output);
 }
 
@@ -34,6 +37,7 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
   options.corpus.resolve(config.corpus);
   options.engine.resolve(comm, config.engine);
   options.output.resolve(config.output);
+  options.sample.resolve(comm, config.sample);
   config.corpus.dedup = dedup_mode(options.dedup);
   config.by = from_name<jobs::SweepBy>(options.sweep_by, {{"score", jobs::SweepBy::score},
                                                               {"bleu", jobs::SweepBy::bleu},
@@ -53,6 +57,12 @@ int run_sweep(const boost::mpi::communicator& comm, const SweepOptions& options,
       if (run.with_reference) std::printf("  %10.7f", s.tdcone_rel);
       std::printf("\n");
     }
+    std::vector<std::string> names;
+    for (std::size_t t = 0; t < n; ++t) names.push_back(cat("t=", config.thresholds[t]));
+    if (run.sample > 0) print_sample_shortfall(run.subset_size, run.sample, names);
+    if (run.intervals) print_replicate_table(*run.intervals, run.replicates, names);
+    else if (run.sample == 0) print_size_caveat(run.subset_size, "subsets S_t");
+    print_curve(run.curve);
     std::size_t empty = 0;
     for (std::size_t t = 0; t < n; ++t) empty += run.subset_size[t] == 0 ? 1 : 0;
     if (empty > 0)

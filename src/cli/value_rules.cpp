@@ -77,6 +77,14 @@ ValueRule whole_number(std::uint64_t min, std::uint64_t max) {
           }};
 }
 
+ValueRule count_or_auto() {
+  ValueRule rule = whole_number(0, std::numeric_limits<std::uint64_t>::max());
+  rule.accepts = "a whole number or auto";
+  rule.brief = "N|auto";
+  rule.accept = [number = rule.accept](std::string& text) { return text == "auto" || number(text); };
+  return rule;
+}
+
 ValueRule column_number(bool zero_for_none) {
   ValueRule rule = whole_number(zero_for_none ? 0 : 1, INT_MAX);
   rule.accepts = cat("a column number (1, 2, …, ", INT_MAX, ")", zero_for_none ? " or 0 for none" : "");

@@ -67,16 +67,16 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
   if (corpus.types_released() || (reference && reference->types_released()))
     throw std::logic_error("run_score_engine: a share whose types an earlier run released (score a copy)");
   // The shares stay in memory throughout; a budget too small for them is refused after the first round, measured.
-  const std::uint64_t held = corpus.bytes() + (reference ? reference->bytes() : 0) + vocabulary.bytes();
+  const std::uint64_t held = config.held_elsewhere_bytes + corpus.bytes() + (reference ? reference->bytes() : 0) + vocabulary.bytes();
   EngineResult result;
   PhaseClock clock(result.phases);
-  const bool progress_here = comm.rank() == 0;
+  const bool progress_here = comm.rank() == 0 && !config.quiet;
 
   align::EmbeddingTable embeddings;
   if (!config.embeddings.empty())
     mpi::collective_step(comm, [&] { embeddings = align::EmbeddingTable::load(config.embeddings, vocabulary); });
   const bool by_embedding = config.align == align::AlignMode::embedding;
-  if (by_embedding && config.embeddings.empty() && comm.rank() == 0)
+  if (by_embedding && config.embeddings.empty() && progress_here)
     std::fprintf(stderr, "tdcone: %s static without %s: uniform over y\\x (SPEC §3)\n", option_name(Option::align).c_str(),
                  option_name(Option::embeddings).c_str());
   const bool with_vectors = by_embedding && !config.embeddings.empty();
@@ -84,7 +84,7 @@ EngineResult run_score_engine(const boost::mpi::communicator& comm, text::Tokeni
 
   enter_phase("vocabulary");
   RoutedVocabulary words = route_vocabulary(comm, corpus, reference, vocabulary, groups, with_vectors ? &embeddings : nullptr);
-  if (with_vectors)  // before the align: a file that covers no word is refused, a poor one warned of, at once
+  if (with_vectors && !config.quiet)  // before the align: a file that covers no word is refused, a poor one warned of, at once
     result.embedding_coverage = count_vector_types(comm, words.global, config.embeddings, embeddings.vectors_in_file(),
                                                    embeddings.dimension());
   std::optional<matrix::MatrixLayout> layout;

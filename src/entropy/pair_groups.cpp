@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/entropy/replicate_sample.hpp"
 #include "tdcone/mpi/exchange.hpp"
 
 namespace tdcone::entropy {
@@ -113,37 +114,6 @@ PairGroups combine_groups(const boost::mpi::communicator& comm, const PairGroups
   return groups;
 }
 
-namespace {
-
-using Key = unsigned __int128;  // (hash, pair_id): unique, so a sample has exactly the asked size
-
-// The smallest key c such that `sample` keys of each over-full subset are <= c;
-// all keys for subsets no larger than the sample. Binary search with global counts.
-std::vector<Key> sample_cuts(const boost::mpi::communicator& comm, std::vector<std::vector<Key>>& keys,
-                             std::uint64_t sample, std::vector<std::uint64_t>& sizes) {
-  const std::size_t n = keys.size();
-  std::vector<Key> lo(n, 0), hi(n, ~Key{0});
-  for (auto& k : keys) std::sort(k.begin(), k.end());
-  for (int step = 0; step < 128; ++step) {  // fixed count: every rank takes part in every round
-    std::vector<std::uint64_t> below(n, 0);
-    for (std::size_t t = 0; t < n; ++t) {
-      const Key mid = lo[t] + (hi[t] - lo[t]) / 2;
-      below[t] = std::upper_bound(keys[t].begin(), keys[t].end(), mid) - keys[t].begin();
-    }
-    const std::vector<std::uint64_t> total = mpi::sum_all(MPI_Comm(comm), below);
-    for (std::size_t t = 0; t < n; ++t) {
-      const Key mid = lo[t] + (hi[t] - lo[t]) / 2;
-      if (lo[t] == hi[t]) continue;
-      if (total[t] >= sample) hi[t] = mid; else lo[t] = mid + 1;
-    }
-  }
-  for (std::size_t t = 0; t < n; ++t)
-    if (sizes[t] <= sample) lo[t] = ~Key{0};
-  return lo;
-}
-
-}  // namespace
-
 ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const text::TokenizedShare& share,
                                  const std::vector<double>& thresholds, std::uint64_t sample, std::uint64_t seed) {
   if (share.scores.size() != share.size())
@@ -161,12 +131,12 @@ ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const tex
   ThresholdGroups result;
   result.mask_of_pair.assign(share.size(), 0);
 
-  std::vector<std::vector<Key>> keys(n);
+  std::vector<std::vector<SampleKey>> keys(n);
   std::vector<std::uint64_t> local_sizes(n, 0);
   for (std::size_t i = 0; i < share.size(); ++i) {
     if (!scored(share, i)) continue;
     const std::uint64_t pair_id = share.first_pair_id + i;
-    const Key key = (Key{pair_hash(pair_id, seed)} << 64) | pair_id;
+    const SampleKey key = sample_key(pair_id, seed);
     for (std::size_t t = 0; t < n; ++t)
       if (in_subset(values[i], thresholds[t])) {
         ++local_sizes[t];
@@ -174,13 +144,13 @@ ThresholdGroups threshold_groups(const boost::mpi::communicator& comm, const tex
       }
   }
   result.subset_size = mpi::sum_all(MPI_Comm(comm), local_sizes);
-  std::vector<Key> cut(n, ~Key{0});
+  std::vector<SampleKey> cut(n, ~SampleKey{0});
   if (sample > 0) cut = sample_cuts(comm, keys, sample, result.subset_size);
 
   for (std::size_t i = 0; i < share.size(); ++i) {
     if (!scored(share, i)) continue;
     const std::uint64_t pair_id = share.first_pair_id + i;
-    const Key key = (Key{pair_hash(pair_id, seed)} << 64) | pair_id;
+    const SampleKey key = sample_key(pair_id, seed);
     for (std::size_t t = 0; t < n; ++t)
       if (in_subset(values[i], thresholds[t]) && key <= cut[t]) result.mask_of_pair[i] |= std::uint64_t{1} << t;
   }

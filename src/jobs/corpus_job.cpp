@@ -124,19 +124,25 @@ CorpusJob read_corpus_job(const boost::mpi::communicator& comm, const config::Co
   return job;
 }
 
-JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job, const config::EngineSettings& engine,
-                           const config::ReferenceConfig& reference, const entropy::PairGroups& groups,
-                           std::span<const std::uint32_t> rank_groups, std::uint32_t rank_group_count) {
+engine::EngineConfig engine_config(const config::EngineSettings& engine, const config::ReferenceConfig& reference,
+                                   const engine::MachineBudget& machine) {
   engine::EngineConfig config;
-  config.rank_groups = rank_groups;
-  config.rank_group_count = rank_group_count;
   config.align = engine.align;
   config.embeddings = engine.embeddings;
   config.rel_lambda = reference.rel_lambda;
-  const engine::MachineBudget machine = engine::default_memory_budget(comm);
   config.memory_bytes = engine.memory_bytes.value_or(machine.bytes);
   config.round_bytes = engine.round_bytes;
   config.machine_bytes = machine.bytes;
+  return config;
+}
+
+JobScores score_corpus_job(const boost::mpi::communicator& comm, CorpusJob& job, const config::EngineSettings& engine,
+                           const config::ReferenceConfig& reference, const entropy::PairGroups& groups,
+                           std::span<const std::uint32_t> rank_groups, std::uint32_t rank_group_count) {
+  const engine::MachineBudget machine = engine::default_memory_budget(comm);
+  engine::EngineConfig config = engine_config(engine, reference, machine);
+  config.rank_groups = rank_groups;
+  config.rank_group_count = rank_group_count;
   engine::note_memory_budget(config.memory_bytes, machine);
   JobScores scores;
   static_cast<engine::EngineResult&>(scores) =

@@ -1,6 +1,7 @@
 #include "tdcone/jobs/score_job.hpp"
 
 #include "tdcone/core/error.hpp"
+#include "tdcone/jobs/replicate_scores.hpp"
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/results/diversity_columns.hpp"
@@ -69,7 +70,37 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     mpi::collective_step(comm, [&] { buckets = entropy::length_groups(job.share, config.length_buckets); });
     groups = entropy::combine_groups(comm, groups, buckets);
   }
+  // The tables whose rows are subsets: the corpus, then those the run has.
+  std::vector<results::TableRows> tables{{"corpus", 0, 1, {}}};
+  if (shards > 0) tables.push_back({"shards", 1, shards, {}});
+  if (job.labels)
+    tables.push_back({"labels", run.first_label, run.labels.names.size(), results::label_row_kinds(run.labels.names)});
+  if (!config.length_buckets.empty()) tables.push_back({"lengths", run.first_length, config.length_buckets.size() + 1, {}});
+  double replicate_seconds = 0;
+  if (config.sample.given() || config.sample.curve_asked()) {
+    // Before the job's own scoring, which gives the shares' word types back.
+    const Stopwatch clock;
+    const std::vector<bool> replicated(groups.subset_count, true);
+    std::vector<std::uint64_t> sizes;
+    mpi::collective_step(comm, [&] { sizes = entropy::subset_sizes(comm, groups); });
+    if (config.sample.given()) {
+      std::vector<bool> compared(groups.subset_count, groups.subset_count == 1);
+      std::fill(compared.begin() + 1, compared.end(), true);
+      const std::uint64_t sample = config.sample.automatic ? automatic_sample(sizes, compared) : config.sample.sample;
+      run.replicates = score_replicates(comm, job, config.engine, config.reference, groups, replicated, config.sample,
+                                        sample, 0);
+    }
+    if (config.sample.curve_asked())
+      run.curve = score_curve(comm, job, config.engine, config.reference, groups, replicated, config.sample,
+                              config.sample.at_sizes_auto ? automatic_sizes(sizes[0]) : config.sample.at_sizes, tables,
+                              run.with_reference);
+    replicate_seconds = clock.seconds();
+  }
   run.scores = score_corpus_job(comm, job, config.engine, config.reference, groups);
+  if (replicate_seconds > 0) run.scores.phases.push_back({"replicates", replicate_seconds});
+  if (run.replicates.ran())
+    for (const results::TableRows& table : tables)
+      run.intervals.push_back(results::table_intervals(run.replicates, table, run.with_reference));
 
   const Stopwatch write_clock;
   mpi::collective_step(comm, [&] {
@@ -92,6 +123,21 @@ ScoreRun run_score_job(const boost::mpi::communicator& comm, const ScoreConfig& 
     if (job.labels) results::write_label_table(comm, file, run.labels.names, run.scores.subsets, run.first_label, run.with_reference);
     if (!config.length_buckets.empty())
       results::write_length_table(comm, file, config.length_buckets, run.scores.subsets, run.first_length, run.with_reference);
+    for (const results::TableIntervals& table : run.intervals) {
+      if (table.table == "shards")
+        results::write_table_replicate_columns(comm, file, table, run.replicates.sampled, &schema::shards::n_sampled,
+                                               schema::shards::p_best);
+      if (table.table == "labels")
+        results::write_table_replicate_columns(comm, file, table, run.replicates.sampled, &schema::labels::n_sampled,
+                                               schema::labels::p_best);
+      if (table.table == "lengths")
+        results::write_table_replicate_columns(comm, file, table, run.replicates.sampled, &schema::lengths::n_sampled,
+                                               schema::lengths::p_best);
+    }
+    if (run.replicates.ran())
+      results::write_replicate_groups(comm, file, run.replicates, run.intervals, run.scores.subsets, run.with_reference);
+    if (!run.curve.empty())
+      results::write_curves(comm, file, run.curve, config.sample.replicates, config.sample.seed, run.with_reference);
     file.commit();
   });
   add_write_phase(run.scores, write_clock.seconds());

@@ -4,6 +4,7 @@
 #include "tdcone/mpi/guard.hpp"
 #include "tdcone/core/progress.hpp"
 #include "tdcone/entropy/pair_groups.hpp"
+#include "tdcone/jobs/replicate_scores.hpp"
 #include "tdcone/results/diversity_columns.hpp"
 #include "tdcone/results/writer.hpp"
 
@@ -46,18 +47,51 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
                              " (JSONL), or sweep a pair's diversity (", Option::sweep_by, " bleu|unigram_precision|len_ratio)"),
                          2);
   CorpusJob job = read_corpus_job(comm, config.corpus, config.reference, config.output);
+  const std::vector<double> values = swept_values(job.share, config.by);
+  const std::size_t n = config.thresholds.size();
+  SweepRun run;
+  run.sample = config.sample.sample;
+  double replicate_seconds = 0;
+  if (config.sample.automatic || config.sample.replicates > 1 || config.sample.curve_asked()) {
+    // Every S_t whole: its size for --sample auto, and what later replicates sample.
+    entropy::ThresholdGroups whole;
+    mpi::collective_step(comm, [&] {
+      whole = entropy::threshold_groups(comm, job.share, values, config.below, config.thresholds, 0, config.sample.seed);
+    });
+    std::vector<std::uint64_t> sizes{0};
+    sizes.insert(sizes.end(), whole.subset_size.begin(), whole.subset_size.end());
+    std::vector<bool> thresholds_only(1 + n, true);
+    thresholds_only[0] = false;
+    if (config.sample.automatic) run.sample = automatic_sample(sizes, thresholds_only);
+    const Stopwatch clock;
+    if (config.sample.replicates > 1 && config.sample.given())
+      run.replicates = score_replicates(comm, job, config.engine, config.reference, whole.groups, thresholds_only,
+                                        config.sample, run.sample, 1);
+    if (config.sample.curve_asked()) {
+      const std::uint64_t corpus_pairs = entropy::subset_sizes(comm, whole.groups)[0];
+      run.curve = score_curve(comm, job, config.engine, config.reference, whole.groups,
+                              std::vector<bool>(1 + n, true), config.sample,
+                              config.sample.at_sizes_auto ? automatic_sizes(corpus_pairs) : config.sample.at_sizes,
+                              {{"corpus", 0, 1, {}}, {"sweep", 1, n, {}}}, job.reference.has_value());
+    }
+    replicate_seconds = clock.seconds();
+  }
   entropy::ThresholdGroups subsets;
   mpi::collective_step(comm, [&] {
-    subsets = entropy::threshold_groups(comm, job.share, swept_values(job.share, config.by), config.below,
-                                        config.thresholds, config.sample, config.seed);
+    subsets = entropy::threshold_groups(comm, job.share, values, config.below, config.thresholds, run.sample,
+                                        config.sample.seed);
   });
-  SweepRun run;
   run.counts = job.counts;
   if (job.duplicates) run.duplicates = job.duplicates->counts();
   run.scores = score_corpus_job(comm, job, config.engine, config.reference, subsets.groups);
   run.with_reference = job.reference.has_value();
+  if (replicate_seconds > 0) run.scores.phases.push_back({"replicates", replicate_seconds});
+  if (run.replicates.ran()) {  // replicate 0: the sample scored with the corpus
+    run.replicates.of_replicate.insert(run.replicates.of_replicate.begin(), run.scores.subsets);
+    run.replicates.first = 0;
+    run.intervals = results::table_intervals(run.replicates, {"sweep", 1, n, {}}, run.with_reference);
+  }
   run.subset_size = subsets.subset_size;
-  const std::size_t n = config.thresholds.size();
   run.sampled.resize(n);
   for (std::size_t t = 0; t < n; ++t) run.sampled[t] = run.scores.subsets[1 + t].n_pairs;
 
@@ -74,6 +108,13 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
     table.column(schema::sweep::n_pairs, subsets.subset_size);
     table.column(schema::sweep::n_sampled, run.sampled);
     table.scores(schema::sweep::scores, run.scores.subsets, 1, n, run.with_reference);
+    if (run.intervals) {
+      results::write_table_replicate_columns(comm, file, *run.intervals, {}, nullptr, schema::sweep::p_best);
+      results::write_replicate_groups(comm, file, run.replicates, {*run.intervals}, run.scores.subsets,
+                                      run.with_reference);
+    }
+    if (!run.curve.empty())
+      results::write_curves(comm, file, run.curve, config.sample.replicates, config.sample.seed, run.with_reference);
     file.commit();
   });
   add_write_phase(run.scores, write_clock.seconds());

@@ -47,6 +47,34 @@ std::uint64_t TokenizedShare::side_types() const {
   return sum;
 }
 
+TokenizedShare TokenizedShare::copy_of_pairs(std::span<const std::size_t> pairs) const {
+  TokenizedShare copy;
+  copy.flags.reserve(pairs.size());
+  copy.src_len.reserve(pairs.size());
+  copy.tgt_len.reserve(pairs.size());
+  copy.type_start.reserve(2 * pairs.size());
+  copy.type_count.reserve(2 * pairs.size());
+  std::uint64_t last_start[2] = {~std::uint64_t{0}, ~std::uint64_t{0}}, copied_start[2] = {0, 0};
+  for (std::size_t i : pairs) {
+    copy.flags.push_back(flags[i]);
+    copy.src_len.push_back(src_len[i]);
+    copy.tgt_len.push_back(tgt_len[i]);
+    for (std::size_t side = 0; side < 2; ++side) {
+      const std::size_t k = 2 * i + side;
+      // A side that repeats the last one copied on its side stays one copy, as read.
+      if (type_start[k] != last_start[side]) {
+        const std::span<const WordId> types_of_side = span(k);
+        last_start[side] = type_start[k];
+        copied_start[side] = copy.types.size();
+        copy.types.insert(copy.types.end(), types_of_side.begin(), types_of_side.end());
+      }
+      copy.type_start.push_back(copied_start[side]);
+      copy.type_count.push_back(type_count[k]);
+    }
+  }
+  return copy;
+}
+
 std::size_t TokenizedShare::file_of(std::size_t i) const {
   auto after = std::upper_bound(file_starts.begin(), file_starts.end(), i,
                                 [](std::size_t index, const auto& start) { return index < start.first; });

@@ -32,6 +32,8 @@ synth --pairs 3000 --labels --output styles.tsv
 awk -F'\t' 'BEGIN { OFS = "\t" } NR % 97 == 0 { print $1, $2, "", "https://t.co/" $4; next }
   { n = int($3 * 7); if (n > 6) n = 6; print $1, $2, "(" n ",6)", "https://t.co/" $4 }' corpus.tsv > Twitter_URL_Corpus_test.txt
 cut -f2 dev.tsv > in-domain.txt
+head -n 2000 Twitter_URL_Corpus_test.txt > tw-train.tsv
+tail -n +2001 Twitter_URL_Corpus_test.txt | awk -F'\t' '$3 ~ /^\([456],6\)$/' > tw-gold.tsv
 head -n 1500 corpus.tsv | cut -f1 | zstd -q > crawl/a.txt.zst
 tail -n 1500 corpus.tsv | cut -f1 | zstd -q > crawl/b.txt.zst
 for play in hamlet lear; do

@@ -45,6 +45,19 @@ struct EngineModes {
   void resolve(const boost::mpi::communicator& comm, config::EngineSettings& config) const;
 };
 
+/// --sample N|auto and --replicates R: equal-size samples of every subset
+/// (score) or threshold subset (sweep), drawn R times.
+struct SampleModes {
+  std::string sample = "0";
+  std::string at_sizes;  // --at-sizes: "1000,10000" or "auto"; empty: none
+
+  void add_to(OptionSet& options, config::SampleConfig& config, const char* subsets);
+  /// Refuses --replicates above 1 without a sample (or --at-sizes), and
+  /// sizes that are not whole numbers from 1.
+  /// Every rank parsed the same arguments: all refuse together. Collective.
+  void resolve(const boost::mpi::communicator& comm, config::SampleConfig& config) const;
+};
+
 /// --compression, by name.
 struct OutputModes {
   std::string compression = "deflate";

@@ -14,6 +14,7 @@ struct ScoreOptions {
   CorpusModes corpus;
   EngineModes engine;
   OutputModes output;
+  SampleModes sample;
   std::string shard_by = "hash";
   std::string dedup = "none";
 };

@@ -25,6 +25,9 @@ void print_duplicates(const engine::DuplicateCounts& counts);
 void print_label_table(const std::vector<std::string>& names, const std::vector<entropy::SubsetScore>& subsets,
                        std::size_t first, bool with_reference);
 
+/// Bucket k of input lengths under `bounds`, as the /lengths table names it: "<= 10", "11-20", "> 20".
+std::string length_bucket_name(const std::vector<std::uint64_t>& bounds, std::size_t k);
+
 /// The /lengths table (rank 0): a row per bucket of input lengths, the overflow bucket last.
 void print_length_table(const std::vector<std::uint64_t>& bounds, const std::vector<entropy::SubsetScore>& subsets,
                         std::size_t first, bool with_reference);

@@ -14,6 +14,7 @@ struct SweepOptions {
   CorpusModes corpus;
   EngineModes engine;
   OutputModes output;
+  SampleModes sample;
   std::string dedup = "none";
   std::string sweep_by = "score";
 };

@@ -36,6 +36,8 @@ ValueRule column_number(bool zero_for_none);
 /// A finite decimal number, min <= value <= max (either bound may be infinite).
 ValueRule real_number(double min, double max);
 ValueRule one_of(std::vector<std::string> names);
+/// A whole number from 0, or the word "auto".
+ValueRule count_or_auto();
 /// A size such as 1500M or 2G (see parse_memory_size); empty = automatic.
 ValueRule memory_size(SizeOf what);
 /// "true" or "false", as CLI11 gives a switch's value.

@@ -87,6 +87,22 @@ struct OutputConfig {
   void check_target(bool warn) const;
 };
 
+/// Equal-size samples of every subset, drawn `replicates` times (docs/spec.md
+/// §5 replicates): replicate r of subset S is the min(sample, |S|) pairs of S
+/// with the smallest entropy::sample_key(pair_id, replicate_seed(seed, r)).
+struct SampleConfig {
+  std::uint64_t sample = 0;    // pairs per sample; 0 = none (unless `automatic`)
+  bool automatic = false;      // --sample auto: half the smallest subset compared
+  std::uint32_t replicates = 1;
+  std::uint64_t seed = 1;
+  // --at-sizes: the subsets at each of these sample sizes, `replicates` samples each.
+  std::vector<std::uint64_t> at_sizes;
+  bool at_sizes_auto = false;  // powers of two from 128 up to the corpus
+
+  bool given() const { return sample > 0 || automatic; }
+  bool curve_asked() const { return !at_sizes.empty() || at_sizes_auto; }
+};
+
 /// How pairs are aligned (docs/spec.md §3) and how much memory a rank may use (docs/spec.md §9).
 struct EngineSettings {
   align::AlignMode align = align::AlignMode::uniform;

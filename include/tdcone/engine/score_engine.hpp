@@ -38,6 +38,10 @@ struct EngineConfig {
   // e.g. a label combination), from the same sort as the global rank.
   std::span<const std::uint32_t> rank_groups;
   std::uint32_t rank_group_count = 0;
+  // Memory the job holds besides the shares and the vocabulary (e.g. the
+  // whole corpus while a sample of it is scored): the budget counts it.
+  std::uint64_t held_elsewhere_bytes = 0;
+  bool quiet = false;  // no progress lines and no notes: one of many runs on the same corpus
 };
 
 struct PhaseTime {

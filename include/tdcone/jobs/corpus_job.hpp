@@ -13,6 +13,7 @@
 #include "tdcone/entropy/pair_groups.hpp"
 #include "tdcone/label/labels.hpp"
 #include "tdcone/engine/duplicates.hpp"
+#include "tdcone/engine/memory_budget.hpp"
 #include "tdcone/config/job_config.hpp"
 #include "tdcone/results/line_accounting.hpp"
 #include "tdcone/engine/score_engine.hpp"
@@ -58,6 +59,11 @@ struct JobScores : engine::EngineResult {
   std::string memory_rule;                   // how the default budget was found (empty with --memory)
   std::vector<std::uint64_t> peak_rss;       // bytes, per rank (every rank has all)
 };
+
+/// The engine's settings for a job: `engine`'s, the reference's lambda, and
+/// --memory or else the machine's budget.
+engine::EngineConfig engine_config(const config::EngineSettings& engine, const config::ReferenceConfig& reference,
+                                   const engine::MachineBudget& machine);
 
 /// Runs the score engine on the job (TD-CONE of the corpus, its pairs and the
 /// subsets of `groups`; TD-CONE_REL with a reference; with `rank_groups`,

@@ -12,6 +12,7 @@
 #include "tdcone/jobs/corpus_job.hpp"
 #include "tdcone/config/job_config.hpp"
 #include "tdcone/results/label_subsets.hpp"
+#include "tdcone/results/replicate_tables.hpp"
 
 namespace tdcone::jobs {
 
@@ -25,6 +26,7 @@ struct ScoreConfig {
   entropy::ShardBy shard_by = entropy::ShardBy::hash;
   std::uint64_t seed = 1;  // of --shard-by hash
   std::vector<std::uint64_t> length_buckets;  // /lengths: increasing bounds on input tokens; empty = none
+  config::SampleConfig sample;  // replicates of every subset, the corpus too (with --sample)
   config::OutputConfig output;
 };
 
@@ -40,6 +42,11 @@ struct ScoreRun {
   std::size_t first_label = 0;  // the subset of /labels row 0
   std::size_t first_length = 0;  // the subset of /lengths row 0 (with length_buckets)
   std::optional<engine::DuplicateCounts> duplicates;  // with --dedup
+  // With --sample: every subset's replicates, and what they say of each table
+  // (corpus, then /shards, /labels, /lengths, those the run has).
+  entropy::ReplicateScores replicates;
+  std::vector<results::TableIntervals> intervals;
+  std::vector<results::SizeCurvePoint> curve;  // with --at-sizes
 };
 
 /// Reads and scores the corpus, writes the result `config.output` (recording

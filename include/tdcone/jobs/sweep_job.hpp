@@ -9,6 +9,7 @@
 
 #include "tdcone/jobs/corpus_job.hpp"
 #include "tdcone/config/job_config.hpp"
+#include "tdcone/results/replicate_tables.hpp"
 
 namespace tdcone::jobs {
 
@@ -25,8 +26,7 @@ struct SweepConfig {
   SweepBy by = SweepBy::score;
   bool below = false;              // S_t: pairs with value <= t instead of >= t
   std::vector<double> thresholds;  // subset S_t: pairs with score >= t (see `by`, `below`)
-  std::uint64_t sample = 0;        // pairs scored of each S_t; 0 = all
-  std::uint64_t seed = 1;          // of the sample
+  config::SampleConfig sample;     // pairs scored of each S_t (replicate 0; none: all), and more replicates
   config::OutputConfig output;
 };
 
@@ -38,6 +38,12 @@ struct SweepRun {
   std::vector<std::uint64_t> subset_size;  // |S_t|
   std::vector<std::uint64_t> sampled;      // pairs scored of S_t
   std::optional<engine::DuplicateCounts> duplicates;  // with --dedup
+  std::uint64_t sample = 0;  // N, after --sample auto; 0: none
+  // With --replicates above 1: replicate 0 is the sample above, scored with
+  // the corpus; and what they say of the thresholds.
+  entropy::ReplicateScores replicates;
+  std::optional<results::TableIntervals> intervals;
+  std::vector<results::SizeCurvePoint> curve;  // with --at-sizes: the corpus, then the thresholds
 };
 
 /// Reads and scores the corpus and its threshold subsets, writes the result

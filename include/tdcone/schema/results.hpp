@@ -200,6 +200,11 @@ inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::opt
 inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always, "BLEU of its pairs (as /corpus bleu)"};
 inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
                                           "unigram precision of its pairs (as /corpus)"};
+inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::optional,
+                                  "pairs in each replicate's sample of the shard: min(N, n_pairs) (with --sample)"};
+inline constexpr Column p_best{group, "p_best", Type::f64, Presence::optional,
+                               "share of the replicates in which this row has the lowest ranked metric (with --sample; "
+                               "/intervals ranked_by)"};
 inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
 }  // namespace shards
 
@@ -219,6 +224,9 @@ inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::opt
 inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always, "BLEU of its pairs (as /corpus bleu)"};
 inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
                                           "unigram precision of its pairs (as /corpus)"};
+inline constexpr Column p_best{group, "p_best", Type::f64, Presence::optional,
+                               "share of the replicates in which this row has the lowest ranked metric (with --sample; "
+                               "/intervals ranked_by)"};
 inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
 inline constexpr Attribute sweep_by{group, "sweep_by", Type::string, Presence::always,
                                     "the per-pair value thresholded: score, bleu, unigram_precision or len_ratio "
@@ -243,6 +251,11 @@ inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::opt
 inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always, "BLEU of its pairs (as /corpus bleu)"};
 inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
                                           "unigram precision of its pairs (as /corpus)"};
+inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::optional,
+                                  "pairs in each replicate's sample of the row: min(N, n_pairs) (with --sample)"};
+inline constexpr Column p_best{group, "p_best", Type::f64, Presence::optional,
+                               "share of the replicates in which this row has the lowest ranked metric (with --sample; "
+                               "/intervals ranked_by)"};
 inline constexpr ScoreColumns scores{&tdcone, &cond_entropy, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
 }  // namespace labels
 
@@ -261,8 +274,72 @@ inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::opt
 inline constexpr Column bleu{group, "bleu", Type::f64, Presence::required, "BLEU of its pairs (as /corpus bleu)"};
 inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::required,
                                           "unigram precision of its pairs (as /corpus)"};
+inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::optional,
+                                  "pairs in each replicate's sample of the bucket: min(N, n_pairs) (with --sample)"};
+inline constexpr Column p_best{group, "p_best", Type::f64, Presence::optional,
+                               "share of the replicates in which this row has the lowest ranked metric (with --sample; "
+                               "/intervals ranked_by)"};
 inline constexpr ScoreColumns scores{&tdcone, nullptr, &kl_pq, &kl_pu, &tdcone_rel, &bleu, &unigram_precision};
 }  // namespace lengths
+
+// ---- /replicates: one row per subset and replicate (with --sample) ----
+namespace replicates {
+inline constexpr char group[] = "/replicates";
+inline constexpr Column table{group, "table", Type::string, Presence::required,
+                              "the table of the subset: corpus, shards, sweep, labels or lengths"};
+inline constexpr Column row{group, "row", Type::u64, Presence::required, "its row in that table (corpus: 0)"};
+inline constexpr Column replicate{group, "replicate", Type::u64, Presence::required, "the replicate r, from 0"};
+inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::required, "pairs of the sample"};
+inline constexpr Column tdcone{group, "tdcone", Type::f64, Presence::required, "TD-CONE of the sample"};
+inline constexpr Column kl_pq{group, "kl_pq", Type::f64, Presence::optional, "KL(P||Q) (with --reference)"};
+inline constexpr Column kl_pu{group, "kl_pu", Type::f64, Presence::optional, "KL(P||U) (with --reference)"};
+inline constexpr Column tdcone_rel{group, "tdcone_rel", Type::f64, Presence::optional,
+                                   "TD-CONE_REL (with --reference)"};
+inline constexpr Column bleu{group, "bleu", Type::f64, Presence::always, "BLEU of the sample's pairs"};
+inline constexpr Column unigram_precision{group, "unigram_precision", Type::f64, Presence::always,
+                                          "unigram precision of the sample's pairs"};
+inline constexpr Attribute sample{group, "sample", Type::u64, Presence::always, "N, pairs per sample (--sample)"};
+inline constexpr Attribute replicates{group, "replicates", Type::u64, Presence::always, "R (--replicates)"};
+inline constexpr Attribute seed{group, "seed", Type::u64, Presence::always,
+                                "the seed s: replicate r hashes with s + r * 0x9E3779B97F4A7C15 (mod 2^64)"};
+}  // namespace replicates
+
+// ---- /intervals: one row per subset and metric, over its replicates (with --sample) ----
+namespace intervals {
+inline constexpr char group[] = "/intervals";
+inline constexpr Column table{group, "table", Type::string, Presence::required, "as /replicates table"};
+inline constexpr Column row{group, "row", Type::u64, Presence::required, "as /replicates row"};
+inline constexpr Column metric{group, "metric", Type::string, Presence::required,
+                               "tdcone, kl_pq, kl_pu, tdcone_rel, bleu or unigram_precision"};
+inline constexpr Column value{group, "value", Type::f64, Presence::required,
+                              "the row's own value in its table (all its pairs, or the sweep's sample)"};
+inline constexpr Column mean{group, "mean", Type::f64, Presence::required, "mean over the replicates"};
+inline constexpr Column sd{group, "sd", Type::f64, Presence::required,
+                           "standard deviation over the replicates (R - 1; NaN for R = 1)"};
+inline constexpr Column lo{group, "lo", Type::f64, Presence::required,
+                           "2.5 % percentile of the replicates (linear, as numpy.percentile)"};
+inline constexpr Column hi{group, "hi", Type::f64, Presence::required, "97.5 % percentile of the replicates"};
+inline constexpr Attribute ranked_by{group, "ranked_by", Type::string, Presence::always,
+                                     "the metric p_best ranks by, lowest best: tdcone_rel with --reference, else tdcone"};
+}  // namespace intervals
+
+// ---- /curves: one row per subset, size and metric (with --at-sizes) ----
+namespace curves {
+inline constexpr char group[] = "/curves";
+inline constexpr Column table{group, "table", Type::string, Presence::required, "as /replicates table"};
+inline constexpr Column row{group, "row", Type::u64, Presence::required, "as /replicates row"};
+inline constexpr Column metric{group, "metric", Type::string, Presence::required,
+                               "tdcone, or tdcone_rel (with --reference)"};
+inline constexpr Column size{group, "size", Type::u64, Presence::required, "the sample size asked for (--at-sizes)"};
+inline constexpr Column n_sampled{group, "n_sampled", Type::u64, Presence::required,
+                                  "pairs in each sample: min(size, the subset's pairs)"};
+inline constexpr Column mean{group, "mean", Type::f64, Presence::required, "mean over the replicates"};
+inline constexpr Column sd{group, "sd", Type::f64, Presence::required, "standard deviation (R - 1; NaN for R = 1)"};
+inline constexpr Column lo{group, "lo", Type::f64, Presence::required, "2.5 % percentile of the replicates"};
+inline constexpr Column hi{group, "hi", Type::f64, Presence::required, "97.5 % percentile of the replicates"};
+inline constexpr Attribute replicates{group, "replicates", Type::u64, Presence::always, "R, samples at each size"};
+inline constexpr Attribute seed{group, "seed", Type::u64, Presence::always, "as /replicates seed"};
+}  // namespace curves
 
 // ---- /selection: rows in selection order (select) ----
 namespace selection {

@@ -109,6 +109,11 @@ struct TokenizedShare {
   bool types_released() const { return types_released_; }
   /// Bytes of bytes() that release_types_before() gave back.
   std::uint64_t released_bytes() const { return released_bytes_; }
+  /// A share of pairs `pairs` (local, increasing) of this one, with their
+  /// flags, lengths and word types only: what the score engine reads. Its
+  /// first_pair_id and total_lines are the caller's to set (they are global).
+  /// Reading a pair whose types were released is a logic error.
+  TokenizedShare copy_of_pairs(std::span<const std::size_t> pairs) const;
   /// Index of the input file of local pair i.
   std::size_t file_of(std::size_t i) const;
   std::span<const WordId> src_types(std::size_t i) const { return span(2 * i); }
