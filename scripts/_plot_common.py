@@ -140,3 +140,16 @@ def shard_name(files, i):
 def shard_names(s, k):
     files = strings(s["file"]) if "file" in s else [""] * len(k)
     return [shard_name(paths, i) for paths, i in zip(files, k)]
+
+
+def size_caveat(sizes, what):
+    """Without replicates: when the non-empty rows' sizes (pairs scored) differ more than 2x, why no row is
+    called best (TD-CONE and TD-CONE_REL depend on how many pairs they come from), as tdcone's summary says
+    it; else None."""
+    sizes = np.asarray(sizes, dtype=np.uint64)
+    sizes = sizes[sizes > 0]
+    if len(sizes) == 0 or int(sizes.max()) <= 2 * int(sizes.min()):
+        return None
+    small, large = int(sizes.min()), int(sizes.max())
+    return (f"no best marked: the {what} hold {small:,} to {large:,} pairs ({large / small:.1f}x) and the values "
+            "depend on size; compare at one size: " + "--sample auto --replicates 20".replace(" ", "\u00a0"))

@@ -7,7 +7,7 @@ import matplotlib.patches
 import numpy as np
 
 from _plot_common import (best_of, bucket_names, empty_as_nan, fit_rows, label_names, legend_below, legend_outside,
-                          notes_right, rows_top_down, shard_names, strings, subset_series, text)
+                          notes_right, rows_top_down, shard_names, size_caveat, strings, subset_series, text)
 
 
 def plot_sweep(f, fig, args):
@@ -19,6 +19,9 @@ def plot_sweep(f, fig, args):
     rows = 3 if rel is not None else 2
     axes = fig.subplots(rows, 1, sharex=True, gridspec_kw={"height_ratios": [3] * (rows - 1) + [2]})
     best, rule = best_of(td, rel)
+    caveat = size_caveat(n_sampled, "subsets S_t")
+    if caveat:
+        best = None
     series = [("TD-CONE of S_t", td, "tab:blue", "o")]
     if rel is not None:
         series.append(("TD-CONE_REL(reference | S_t)", rel, "tab:red", "s"))
@@ -57,6 +60,7 @@ def plot_sweep(f, fig, args):
     if skipped:
         title += f"; {len(skipped)} with an empty subset (NaN) skipped: t = " + ", ".join(f"{x:g}" for x in skipped)
     axes[0].set_title(title, fontsize=10)
+    return {"notes": [caveat] if caveat else []}
 
 
 def plot_shards(f, fig, args):
@@ -67,6 +71,9 @@ def plot_shards(f, fig, args):
     fit_rows(fig, len(k), 2.4)
     axes = fig.subplots(1, len(series), squeeze=False, sharey=True)[0]
     best, rule = best_of(td, rel)
+    caveat = size_caveat(s["n_sampled"][()] if "n_sampled" in s else n_pairs, "shards")
+    if caveat:
+        best = None
     y = np.arange(len(k))
     for ax, (label, values, color, key) in zip(axes, series):
         ok = np.isfinite(values)
@@ -94,6 +101,7 @@ def plot_shards(f, fig, args):
     empty = int((~np.isfinite(td)).sum())
     by_file = " by input file" if "file" in s else ""
     axes[0].set_title(f"{len(k)} shards{by_file}" + (f", {empty} empty (NaN)" if empty else ""), fontsize=10)
+    return {"notes": [caveat] if caveat else []}
 
 
 def plot_labels(f, fig, args):

@@ -26,14 +26,16 @@ group present: balance, labels, selection, sweep, shards, then pairs):
   sweep      TD-CONE, TD-CONE_REL (with --reference) and the subset sizes
              against the threshold (/sweep: of the score, or of --sweep-by);
              the best threshold marked:
-             the lowest TD-CONE_REL with a reference, else the lowest TD-CONE
+             the lowest TD-CONE_REL with a reference, else the lowest TD-CONE,
+             unless the subsets' sizes differ more than 2x (TD-CONE depends on
+             size: a note says so and how to compare at one size)
   lengths    per bucket of input lengths (score --length-buckets: /lengths):
              TD-CONE above, BLEU and unigram precision below, each bucket's
              pairs written on its bar, the corpus values dashed
   shards     a row per shard (/shards), named by its input file (score
              --shard-by file) else `shard i`, with its pairs: TD-CONE and
              TD-CONE_REL on zoomed axes, the values written right, the corpus
-             value and the best shard (same rule as the sweep) marked
+             value and the best shard (same rules as the sweep) marked
   diversity  histograms of the pairs' BLEU against their input and of their
              length ratio (/pairs bleu, len_ratio; NaN and inf left out and
              counted), the corpus BLEU and the median ratio marked
@@ -57,6 +59,7 @@ import argparse
 import math
 import os
 import sys
+import textwrap
 
 import _tdcone_output
 import _tdcone_py
@@ -296,12 +299,18 @@ def figure(args):
         except ValueError as error:
             sys.exit(str(error))
         fig = plt.figure(figsize=SIZES[kind])
-        PLOTS[kind](f, fig, args)
+        description = PLOTS[kind](f, fig, args) or {}
         command = text(f.attrs.get("command", "tdcone"))
         lines = f.attrs.get("n_lines")
-        fig.suptitle(f"tdcone {command}: {os.path.basename(args.hdf5)}"
-                     + (f", {int(lines):,} input lines" if lines is not None else ""), fontsize=11)
+        # Notes on the whole picture (a verdict, why no best is marked) under the file's name, where the
+        # figure's full width holds them.
+        width = int(fig.get_size_inches()[0] * 11)  # characters of 10 points a line
+        notes = [textwrap.fill(note, width) for note in description.get("notes", [])]
+        fig.suptitle("\n".join([f"tdcone {command}: {os.path.basename(args.hdf5)}"
+                                + (f", {int(lines):,} input lines" if lines is not None else "")] + notes),
+                     fontsize=11 if not notes else 10)
         fig.tight_layout()
+        fig.tdcone_description = {"kind": kind, **description}
     return fig, kind, [k for k in found if k != kind]
 
 
