@@ -46,8 +46,24 @@ group present: balance, labels, selection, sweep, shards, then pairs):
              too when they span more than 60); the duplicates, the largest
              source group and the --dedup key in the titles
 
+With replicates (score or sweep --sample N|auto --replicates R: /intervals),
+sweep, shards, labels and lengths draw each row's mean over the replicates
+with its 95% interval (2.5-97.5 %: error bars, a band around the sweep's
+line; TD-CONE_REL gets its own zoomed panel in lengths), the corpus sampled
+alike (dashed, its interval shaded) and each row's p_best (the share of
+replicates in which it was lowest) beside it. A row is marked best only when
+it is clearly best: its interval of the ranked metric (/intervals ranked_by:
+TD-CONE_REL with a reference, else TD-CONE) lies wholly below every other
+row's and every row had a full sample (n_sampled = the sample); label rows
+are compared within their kind (joint combinations, `x|*`, `*|y`), as
+p_best is. Else a note under the file's name says "no clear best" with the
+rows most often best: "no clear best: t=0.83 (p_best 0.55), t=1.0 (0.40)".
+
 A score run with --shards holds pairs and shards: auto draws the shards,
 --kind pairs the histogram. auto never picks diversity or duplicates: ask for them. The old form `plot.py RESULT.h5 FILE.png` works too.
+--describe prints what was drawn as one line of JSON after the picture's
+name (for tests and scripts): the kind, the notes, and with replicates the
+rows, their intervals and means per metric, p_best and the best row.
 
 Uses Debian's python3-matplotlib, python3-h5py and python3-numpy
 (scripts/install-deps.sh); run by a python3 without them, it starts again
@@ -56,6 +72,7 @@ under /usr/bin/python3 (scripts/_tdcone_py.py). Files written with
 found).
 """
 import argparse
+import json
 import math
 import os
 import sys
@@ -262,6 +279,8 @@ def arguments(argv=None):
     parser.add_argument("--linear-x", dest="log_x", action="store_false", help="selection: linear n axis")
     parser.add_argument("--bins", type=int, default=60, help="pairs, diversity: histogram bins (default 60)")
     parser.add_argument("--force", action="store_true", help="replace an existing picture (never a symbolic link)")
+    parser.add_argument("--describe", action="store_true",
+                        help="also print what was drawn (rows, intervals, p_best, the best row, notes) as JSON")
     args = parser.parse_args(argv)
     if args.output and args.png:
         parser.error("give the picture once: --output FILE.png")
@@ -325,6 +344,8 @@ def main(argv=None):
     except OSError as error:
         sys.exit(f"plot: cannot write {args.output}: {error.strerror or error}")
     print(f"plot: wrote {args.output} ({kind})" + (f"; also in the file: {', '.join(others)} (--kind)" if others else ""))
+    if args.describe:
+        print(json.dumps(fig.tdcone_description, allow_nan=False))
 
 
 if __name__ == "__main__":
