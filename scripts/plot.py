@@ -4,8 +4,16 @@
     scripts/plot.py RESULT.h5 --output FILE.png [--kind KIND] [--log-count] [--force]
 
 draws what the file holds (--kind auto, the default, picks the most specific
-group present: balance, labels, selection, sweep, shards, then pairs):
+group present: curve, balance, labels, selection, sweep, lengths, shards,
+then pairs):
 
+  curve      TD-CONE against sample size (score or sweep --at-sizes: /curves),
+             a line per table row (shards by their files, label combinations,
+             thresholds t=..., length buckets, the corpus) with its 95% band
+             over the replicates, on a logarithmic size axis (the pairs each
+             sample held: a subset smaller than a size asked is drawn once,
+             at its own size, as an open mark); TD-CONE_REL in a second
+             panel with a reference
   balance    a label-balanced subset (tdcone balance: /combinations, /balance):
              a row per label combination, its pairs before and after as bars
              (written right), the target as a mark, under-represented ones
@@ -92,12 +100,14 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 from _plot_common import legend_outside, run_config, text  # noqa: E402
+from _plot_curves import plot_curve  # noqa: E402
 from _plot_tables import plot_balance, plot_labels, plot_lengths, plot_shards, plot_sweep  # noqa: E402
 
-KINDS = ("balance", "labels", "selection", "sweep", "lengths", "shards", "pairs", "diversity", "duplicates")
+KINDS = ("curve", "balance", "labels", "selection", "sweep", "lengths", "shards", "pairs", "diversity", "duplicates")
 # (most specific first; diversity and duplicates after pairs: a score file still draws its pair histogram unless asked)
 # The group and dataset that make each kind drawable (a score --by-label file also has /pairs).
-TABLES = {"balance": ("combinations", _tdcone_py.column("combinations", "combination")),
+TABLES = {"curve": ("curves", "mean"),  # (not in the schema yet: score/sweep --at-sizes)
+          "balance": ("combinations", _tdcone_py.column("combinations", "combination")),
           "labels": ("labels", _tdcone_py.column("labels", "tdcone")),
           "selection": ("selection", _tdcone_py.column("selection", "cross_entropy")),
           "diversity": ("pairs", _tdcone_py.column("pairs", "bleu")),
@@ -260,10 +270,10 @@ def plot_selection(f, fig, args):
     ax.set_title("Cynical selection: " + ", ".join(parts), fontsize=10)
 
 
-PLOTS = {"balance": plot_balance, "labels": plot_labels, "pairs": plot_pairs, "selection": plot_selection,
+PLOTS = {"curve": plot_curve, "balance": plot_balance, "labels": plot_labels, "pairs": plot_pairs, "selection": plot_selection,
          "diversity": plot_diversity, "lengths": plot_lengths,
          "sweep": plot_sweep, "shards": plot_shards, "duplicates": plot_duplicates}
-SIZES = {"balance": (10, 5), "labels": (11, 6), "pairs": (10, 5), "selection": (10, 5), "sweep": (10, 8),
+SIZES = {"curve": (12, 5.5), "balance": (10, 5), "labels": (11, 6), "pairs": (10, 5), "selection": (10, 5), "sweep": (10, 8),
          "shards": (11, 6), "diversity": (13, 5), "lengths": (11, 7), "duplicates": (12, 5)}
 
 
@@ -309,10 +319,11 @@ def figure(args):
             found = kinds_in(f)
             if not found:
                 sys.exit(f"plot: {args.hdf5} holds nothing to plot: no /pairs, /selection, /sweep or /shards table, "
-                         f"nor /labels or /combinations (it has: {', '.join(f.keys()) or 'no groups'})")
+                         f"nor /labels, /combinations or /curves (it has: {', '.join(f.keys()) or 'no groups'})")
             kind = found[0] if args.kind == "auto" else args.kind
             if kind not in found:
-                table = "duplicate columns (score --dedup)" if kind == "duplicates" else f"/{kind}"
+                table = {"duplicates": "duplicate columns (score --dedup)",
+                         "curve": "/curves (score or sweep --at-sizes)"}.get(kind, f"/{kind}")
                 sys.exit(f"plot: {args.hdf5} has no {table} to plot (it has: {', '.join(found)})")
             _tdcone_py.check_result(f, args.hdf5, "plot", TABLES.get(kind, (kind,))[0])
         except ValueError as error:
