@@ -88,7 +88,9 @@ def plot_curve(f, fig, args):
         if len(asked) <= 12:  # the sizes asked for as ticks, in full: '1,000', not '10^3'
             ax.set_xticks(asked.astype(float))
             ax.set_xticklabels([f"{int(v):,}" for v in asked], fontsize=8)
-            ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        else:
+            ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda value, _: f"{value:,.0f}"))
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())
         ax.set_xlabel("pairs a sample (log scale; --at-sizes)")
         ax.set_ylabel(NAMES[metric] + "  (no unit)")
         ax.grid(alpha=0.3)
@@ -99,6 +101,8 @@ def plot_curve(f, fig, args):
         labels.append("open: the whole subset\n(fewer pairs than asked)")
     axes[-1].legend(handles, labels, fontsize=8, loc="upper left", bbox_to_anchor=(1.02, 1.0), borderaxespad=0)
     replicates = attrs.get("replicates")
-    note = f"{len(keys)} rows" + (f", {int(replicates)} replicates a size" if replicates is not None else "")
+    note = f"{len(keys)} row" + ("" if len(keys) == 1 else "s")
+    if replicates is not None:
+        note += f", {int(replicates)} replicates a size"
     return {"notes": [note], "rows": [names[k] for k in keys], "panels": [NAMES[m] for m in shown],
             "curves": described}

@@ -48,7 +48,7 @@ class Intervals:
         """How the intervals came about, for a title: '10 replicates of 94 pairs'."""
         if self.replicates is None or self.sample is None:
             return "replicates"
-        return f"{self.replicates} replicates of {self.sample:,} pairs"
+        return f"{self.replicates} replicates of {self.sample:,} pair" + ("" if self.sample == 1 else "s")
 
 
 def read(f, table):
