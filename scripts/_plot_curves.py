@@ -36,20 +36,14 @@ def row_names(f, table, rows):
     return {row: names[row] if row < len(names) else f"{table} {row}" for row in rows}
 
 
-def read_curves(f, path):
+def read_curves(f):
+    """The columns of /curves, which plot.py has checked against the schema (every column, one length)."""
     group = f["curves"]
-    missing = [c for c in COLUMNS if c not in group]
-    if missing:
-        sys.exit(f"plot: {path}: /curves has no {', '.join(missing)} column (score or sweep --at-sizes writes "
-                 f"{', '.join(COLUMNS)}): a damaged or hand-made file?")
-    columns = {c: (strings(group[c]) if c in ("table", "metric") else group[c][()]) for c in COLUMNS}
-    if len({len(v) for v in columns.values()}) > 1:
-        sys.exit(f"plot: {path}: the columns of /curves differ in length: a damaged or hand-made file?")
-    return columns, group.attrs
+    return {c: (strings(group[c]) if c in ("table", "metric") else group[c][()]) for c in COLUMNS}, group.attrs
 
 
 def plot_curve(f, fig, args):
-    c, attrs = read_curves(f, args.hdf5)
+    c, attrs = read_curves(f)
     tables, metrics = np.array(c["table"], dtype=object), np.array(c["metric"], dtype=object)
     row = c["row"].astype(np.int64)
     keys = list(dict.fromkeys(zip(c["table"], row.tolist())))  # the lines, in the file's order

@@ -106,7 +106,7 @@ from _plot_tables import plot_balance, plot_labels, plot_lengths, plot_shards, p
 KINDS = ("curve", "balance", "labels", "selection", "sweep", "lengths", "shards", "pairs", "diversity", "duplicates")
 # (most specific first; diversity and duplicates after pairs: a score file still draws its pair histogram unless asked)
 # The group and dataset that make each kind drawable (a score --by-label file also has /pairs).
-TABLES = {"curve": ("curves", "mean"),  # (not in the schema yet: score/sweep --at-sizes)
+TABLES = {"curve": ("curves", _tdcone_py.column("curves", "mean")),
           "balance": ("combinations", _tdcone_py.column("combinations", "combination")),
           "labels": ("labels", _tdcone_py.column("labels", "tdcone")),
           "selection": ("selection", _tdcone_py.column("selection", "cross_entropy")),

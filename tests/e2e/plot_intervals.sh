@@ -52,8 +52,9 @@ def tdcone_verdicts(summary):
         line = line.strip()
         if line.startswith("clearly best: "):
             out.append(("clear", line[len("clearly best: "):].split(" (its")[0]))
-        elif line.startswith("no clear best: "):
-            out.append(("none", re.findall(r"(?:^|, )(.+?) \(p_best", line[len("no clear best: "):])))
+        elif line.startswith("no clear best (the intervals overlap): "):
+            rows = line[len("no clear best (the intervals overlap): "):]
+            out.append(("none", re.findall(r"(?:^|, )(.+?) \(p_best", rows)))
         elif line.startswith("no verdict: "):
             out.append(("none", None))
     return out
@@ -324,7 +325,7 @@ assert kind == "curve" and d["panels"] == ["TD-CONE"] and len(fig.axes) == 1, d
 assert d["rows"] == [f"t={x:g}" for x in t], d["rows"]
 print("ok: curves: a line and a band per row, named as elsewhere, on a log size axis; TD-CONE_REL when present")
 PY
-expect_failure 1 "broken-curves.h5: /curves has no table, row, size, n_sampled, metric, lo, hi column" -- \
+expect_failure 1 "broken-curves.h5: /curves has no 'table' column, which plot needs" -- \
   "$PY" "$PLOT" broken-curves.h5 --output x.png
 expect_failure 1 "r.h5 has no /curves (score or sweep --at-sizes) to plot" -- "$PY" "$PLOT" r.h5 --kind curve --output x.png
 echo "ok: curve pictures from hand-made /curves; a damaged /curves or none is a clear error"
