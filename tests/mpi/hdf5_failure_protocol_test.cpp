@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "shared_dir.hpp"
+#include "world.hpp"
 #include "tdcone/core/error.hpp"
 #include "tdcone/hdf5/h5file.hpp"
 #include "tdcone/mpi/guard.hpp"
@@ -23,23 +24,9 @@ using tdcone::hdf5::Compression;
 using tdcone::hdf5::OutputFile;
 using tdcone::test_support::SharedTempDir;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
-
-/// True on every rank iff `ok` on every rank.
-bool all_agree(bool ok) {
-  int local = ok ? 1 : 0, global = 0;
-  MPI_Allreduce(&local, &global, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return global == 1;
-}
+using tdcone::test_support::world_rank;
+using tdcone::test_support::world_size;
+using tdcone::test_support::all_agree;
 
 // A temporary file of `file`'s writer: `file` + ".partial-XXXXXX".
 bool has_partial(const std::string& file) {

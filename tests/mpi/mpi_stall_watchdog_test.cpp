@@ -13,22 +13,15 @@
 #include <thread>
 
 #include "tdcone/core/activity.hpp"
+#include "world.hpp"
 
 namespace tdcone::mpi {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-int world_rank() {
-  int rank = 0;
-  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  return rank;
-}
-int world_size() {
-  int size = 0;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
-}
+using tdcone::test_support::world_rank;
+using tdcone::test_support::world_size;
 double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // Progress on this rank (a step every 10 ms) for `seconds`.
