@@ -1,4 +1,4 @@
-"""Helpers of tests/e2e/plot_intervals.sh: scripts/plot.py's figures built
+"""Helpers of tests/e2e/plot_intervals.sh and plots_legible.sh: scripts/plot.py's figures built
 unsaved, and what they draw read back from their artists (error bars, bands,
 stars, texts), beside what the result file says, read here on its own."""
 import itertools
@@ -38,7 +38,7 @@ def texts(fig):
 
 
 def legible(name, fig):
-    """Fails unless every text is inside the picture and no two overlap (as plots_legible.sh)."""
+    """Fails unless every text is inside the picture and no two overlap; returns the texts, " / "-joined."""
     renderer = fig.canvas.get_renderer()
     page = fig.bbox
     boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts(fig)]

@@ -33,45 +33,18 @@ for part in part-*; do mv "$part" "${files[$i]}"; i=$((i + 1)); done
 "$TDCONE" score --input corpus.tsv --length-buckets 3,5,8,10,12,15,20,25,30,40 --output lengths.h5 >/dev/null 2>&1 \
   || fail "score --length-buckets"
 
-"$PY" - "$HERE/../../scripts" <<'PY' || fail "the pictures"
-import itertools, sys
-sys.path.insert(0, sys.argv[1])
+"$PY" - "$HERE/../../scripts" "$HERE" <<'PY' || fail "the pictures"
+import sys
+sys.path[:0] = sys.argv[1:3]
 import h5py
 import plot
+from plot_check import legible
 
 
 def figure(path):
     fig, kind, _ = plot.figure(plot.arguments([path, "--output", "unused.png"]))
     fig.canvas.draw()
     return fig, kind
-
-
-def texts(fig):
-    """Every text drawn: titles, axis labels, notes, legends, and the tick labels inside the view."""
-    items = list(fig.texts)
-    for ax in fig.axes:
-        items += [ax.title, ax.xaxis.label, ax.yaxis.label] + list(ax.texts)
-        if ax.get_legend():
-            items += ax.get_legend().get_texts()
-        for axis in (ax.xaxis, ax.yaxis):
-            lo, hi = sorted(axis.get_view_interval())
-            items += [label for loc, label in zip(axis.get_majorticklocs(), axis.get_majorticklabels())
-                      if lo - 1e-9 <= loc <= hi + 1e-9]
-    return [t for t in items if t.get_visible() and t.get_text().strip()]
-
-
-def legible(name, fig):
-    renderer = fig.canvas.get_renderer()
-    page = fig.bbox
-    boxes = [(t.get_text(), t.get_window_extent(renderer)) for t in texts(fig)]
-    for text, box in boxes:
-        assert box.x0 >= page.x0 - 1 and box.x1 <= page.x1 + 1 and box.y0 >= page.y0 - 1 and box.y1 <= page.y1 + 1, \
-            f"{name}: {text!r} cut off at the edge"
-    for (a, box_a), (b, box_b) in itertools.combinations(boxes, 2):
-        width = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
-        height = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
-        assert width <= 1 or height <= 1, f"{name}: {a!r} and {b!r} overlap"
-    return " / ".join(text for text, _ in boxes)
 
 
 def titles(fig):
