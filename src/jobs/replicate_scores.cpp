@@ -4,10 +4,11 @@
 #include <boost/mpi/collectives/scan.hpp>
 
 #include <algorithm>
-#include <cstdio>
 #include <functional>
 
 #include "tdcone/core/activity.hpp"
+#include "tdcone/core/error.hpp"
+#include "tdcone/core/progress.hpp"
 #include "tdcone/entropy/replicate_sample.hpp"
 #include "tdcone/entropy/subset_diversity.hpp"
 #include "tdcone/mpi/guard.hpp"
@@ -34,11 +35,10 @@ entropy::ReplicateScores score_replicates(const boost::mpi::communicator& comm, 
   config.quiet = true;
   // The whole corpus stays in memory while a sample of it is scored.
   config.held_elsewhere_bytes = job.share.bytes() + (job.reference ? job.reference->bytes() : 0);
+  Progress progress(comm.rank() == 0, cat("replicates of ", sample, " pairs"), "replicates", "all ranks", comm.size());
   for (std::uint32_t r = first; r < settings.replicates; ++r) {
     enter_phase("replicates");
-    if (comm.rank() == 0)
-      std::fprintf(stderr, "tdcone: replicate %u of %u (samples of %llu pairs)\n", r + 1, settings.replicates,
-                   (unsigned long long)sample);
+    progress.update(r - first, static_cast<double>(r - first) / static_cast<double>(settings.replicates - first));
     entropy::ReplicateSample drawn;
     mpi::collective_step(comm, [&] {
       drawn = entropy::replicate_sample(comm, job.share, full, replicated, sample, settings.seed, r);
@@ -59,6 +59,7 @@ entropy::ReplicateScores score_replicates(const boost::mpi::communicator& comm, 
     result.sampled = drawn.sampled;
     result.of_replicate.push_back(std::move(scored.subsets));
   }
+  progress.finish(settings.replicates - first);
   return result;
 }
 

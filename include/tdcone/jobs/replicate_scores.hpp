@@ -23,8 +23,8 @@ std::uint64_t automatic_sample(const std::vector<std::uint64_t>& sizes, const st
 /// Replicates first .. settings.replicates - 1 of the subsets s of `full`
 /// with replicated[s], each scored by the engine on its own pairs (with the
 /// reference, TD-CONE_REL too). Runs before the job's own scoring: the shares
-/// must still hold their word types. Rank 0 tells the progress, a line a
-/// replicate. Collective.
+/// must still hold their word types. Rank 0 shows the progress (phase
+/// "replicates of N pairs"). Collective.
 entropy::ReplicateScores score_replicates(const boost::mpi::communicator& comm, CorpusJob& job,
                                  const config::EngineSettings& engine, const config::ReferenceConfig& reference,
                                  const entropy::PairGroups& full, const std::vector<bool>& replicated,
