@@ -68,14 +68,29 @@ void print_sample_shortfall(const std::vector<std::uint64_t>& sizes, std::uint64
               count == 1 ? " has" : "s have", (unsigned long long)sample, short_rows.c_str(), count > 10 ? ", ..." : "");
 }
 
-bool print_size_caveat(const std::vector<std::uint64_t>& sizes, const std::string& what) {
+namespace {
+
+// The smallest and largest non-empty size (0, 0 when every one is empty).
+std::pair<std::uint64_t, std::uint64_t> size_range(const std::vector<std::uint64_t>& sizes) {
   std::uint64_t smallest = 0, largest = 0;
   for (std::uint64_t size : sizes)
     if (size > 0) {
       smallest = smallest == 0 ? size : std::min(smallest, size);
       largest = std::max(largest, size);
     }
-  if (smallest == 0 || largest <= 2 * smallest) return false;
+  return {smallest, largest};
+}
+
+}  // namespace
+
+bool sizes_comparable(const std::vector<std::uint64_t>& sizes) {
+  const auto [smallest, largest] = size_range(sizes);
+  return largest <= 2 * smallest;
+}
+
+bool print_size_caveat(const std::vector<std::uint64_t>& sizes, const std::string& what) {
+  if (sizes_comparable(sizes)) return false;
+  const auto [smallest, largest] = size_range(sizes);
   std::printf("  note: these %s hold %llu to %llu pairs (%.1fx). TD-CONE and TD-CONE_REL depend on how many pairs they "
               "are computed from: compare them at an equal size, with intervals, by adding --sample auto "
               "--replicates 20\n",

@@ -118,8 +118,8 @@ int run_score(const boost::mpi::communicator& comm, const ScoreOptions& options,
       // The table first, then what may be concluded from it.
       std::vector<std::uint64_t> sizes;
       for (std::size_t k = 1; k <= run.shards; ++k) sizes.push_back(run.scores.subsets[k].n_pairs);
-      const bool equal_enough = !run.replicates.ran() && std::ranges::max(sizes) <= 2 * std::max<std::uint64_t>(1, std::ranges::min(sizes));
-      print_shards(run.scores, run.shards, run.with_reference, run.shard_files, equal_enough);
+      print_shards(run.scores, run.shards, run.with_reference, run.shard_files,
+                   !run.replicates.ran() && sizes_comparable(sizes));
       print_comparison(run, "shards", 1, names, "shards");
     }
     if (run.by_label) {

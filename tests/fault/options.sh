@@ -86,7 +86,9 @@ cli_refused score rel-lambda "a number from 0 to 1" -0.5 2 nan inf three true
 cli_refused score progress-every "a number ≥ 0" -1 nan inf three true
 cli_refused score memory "a size such as 1500M or 2G" 0 -1 lots 1e30T true
 cli_refused score round-size "a size such as 1500M or 2G" 0 -1 lots
-cli_refused sweep sample "$u64" -1 $huge 0.5 true
+cli_refused sweep sample "a whole number or auto" -1 $huge 0.5 true half
+cli_refused score sample "a whole number or auto" -1 $huge 0.5
+cli_refused score replicates "$whole 1 to 100000" 0 -1 100001 1.5 true
 cli_refused sweep thresholds "a number" nan three true
 cli_refused score length-buckets "$whole 0 to 4294967295" -1 1.5 x 4294967296 $huge true
 cli_refused select mincount "$u64" -1 $huge 2.5 true
@@ -131,7 +133,8 @@ toml_refused score progress-every "a number ≥ 0" -1
 toml_refused score reference "a string" true
 toml_refused sweep thresholds "a number" '[0.5, "x"]' true
 toml_refused score length-buckets "$whole 0 to 4294967295" '[5, "x"]' '[5, -1]' true
-toml_refused sweep sample "$u64" -1 true
+toml_refused sweep sample "a whole number or auto" -1 true 1.5 '"half"'
+toml_refused score replicates "$whole 1 to 100000" 0 '"many"'
 toml_refused select length-cap "$whole 1 to 4294967295" 0 4294967296
 toml_refused select checkpoint-every "a number ≥ 0" -1 '"soon"'
 toml_refused synth pairs "$whole 1 to 1000000000000" 0 1e6

@@ -23,6 +23,10 @@ void print_replicate_table(const results::TableIntervals& table, const entropy::
 void print_sample_shortfall(const std::vector<std::uint64_t>& sizes, std::uint64_t sample,
                             const std::vector<std::string>& names);
 
+/// Whether the non-empty sizes are within 2x of each other (also when none
+/// or one is non-empty): values compared whole are then not mostly size.
+bool sizes_comparable(const std::vector<std::uint64_t>& sizes);
+
 /// Without replicates: when the non-empty rows' sizes differ by more than
 /// 2x, a note that TD-CONE and TD-CONE_REL depend on size, with the options
 /// that compare at equal size. Returns whether it printed it.
