@@ -65,6 +65,10 @@ TEST(ReplicateSummary, SizesMoreThanTwiceApartGetTheCaveat) {
   EXPECT_NE(out.find("--sample auto --replicates 20"), std::string::npos) << out;
   out = printed([] { EXPECT_FALSE(print_size_caveat({300, 600}, "shards")); });
   EXPECT_EQ(out, "");
+  // Empty rows are no size: 200 and 285 are comparable, whatever empty shards lie beside them.
+  EXPECT_TRUE(sizes_comparable({0, 200, 285, 0}));
+  EXPECT_FALSE(sizes_comparable({0, 200, 401}));
+  EXPECT_TRUE(sizes_comparable({0, 0}));
 }
 
 }  // namespace
