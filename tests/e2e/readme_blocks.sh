@@ -34,6 +34,7 @@ awk -F'\t' 'BEGIN { OFS = "\t" } NR % 97 == 0 { print $1, $2, "", "https://t.co/
 cut -f2 dev.tsv > in-domain.txt
 head -n 2000 Twitter_URL_Corpus_test.txt > tw-train.tsv
 tail -n +2001 Twitter_URL_Corpus_test.txt | awk -F'\t' '$3 ~ /^\([456],6\)$/' > tw-gold.tsv
+awk -F'\t' '$3 ~ /^\([456],6\)$/' tw-train.tsv > tw-para.tsv
 head -n 1500 corpus.tsv | cut -f1 | zstd -q > crawl/a.txt.zst
 tail -n 1500 corpus.tsv | cut -f1 | zstd -q > crawl/b.txt.zst
 for play in hamlet lear; do
