@@ -47,8 +47,10 @@ entropy::ReplicateScores score_replicates(const boost::mpi::communicator& comm, 
     const std::uint64_t mine = drawn.pairs.size();
     pairs.first_pair_id = boost::mpi::scan(comm, mine, std::plus<>()) - mine;
     pairs.total_lines = boost::mpi::all_reduce(comm, mine, std::plus<>());
-    entropy::PairGroups groups = drawn.groups;
-    groups.group_of_pair.clear();
+    entropy::PairGroups groups;  // the drawn groups, a group per copied pair
+    groups.subset_count = drawn.groups.subset_count;
+    groups.subsets_of_group = drawn.groups.subsets_of_group;
+    groups.group_of_pair.reserve(drawn.pairs.size());
     for (std::size_t i : drawn.pairs) groups.group_of_pair.push_back(drawn.groups.group_of_pair[i]);
     // The engine gives a share's word types back as it aligns them: it scores a copy of the reference.
     std::optional<text::TokenizedShare> reference_copy;

@@ -68,10 +68,9 @@ SweepRun run_sweep_job(const boost::mpi::communicator& comm, const SweepConfig& 
       run.replicates = score_replicates(comm, job, config.engine, config.reference, whole.groups, thresholds_only,
                                         config.sample, run.sample, 1);
     if (config.sample.curve_asked()) {
-      const std::uint64_t corpus_pairs = entropy::subset_sizes(comm, whole.groups)[0];
       run.curve = score_curve(comm, job, config.engine, config.reference, whole.groups,
                               std::vector<bool>(1 + n, true), config.sample,
-                              config.sample.at_sizes_auto ? automatic_sizes(corpus_pairs) : config.sample.at_sizes,
+                              config.sample.at_sizes_auto ? automatic_sizes(job.counts.scored) : config.sample.at_sizes,
                               {{"corpus", 0, 1, {}}, {"sweep", 1, n, {}}}, job.reference.has_value());
     }
     replicate_seconds = clock.seconds();

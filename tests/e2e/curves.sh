@@ -2,8 +2,8 @@
 # Size curves (--at-sizes, docs/spec.md §5 replicates): /curves holds the
 # corpus and every subset at each size, the same bits on 1-4 ranks; a size's
 # row equals the interval that --sample SIZE with the same replicates and
-# seed gives; auto is the powers of two from 128 up to the corpus; a bad
-# size is refused naming the option.
+# seed gives; auto is the powers of two from 128 up to the corpus (score and
+# sweep); a bad size is refused naming the option.
 source "$(dirname "$0")/lib.sh"
 cd "$WORK"
 "$TDCONE" synth --pairs 2000 --labels --output c.tsv 2>/dev/null || fail "synth"
@@ -12,6 +12,16 @@ CURVE=(score --input c.tsv --shards 2 --reference ref.tsv --replicates 4 --seed 
 check_ranks curve "${CURVE[@]}" --at-sizes 300,100,1500
 run_mpi 2 "${CURVE[@]}" --sample 300 --output at300.h5 >/dev/null 2>&1 || fail "score --sample 300"
 run_mpi 1 "${CURVE[@]}" --at-sizes auto --output auto.h5 >out.txt 2>&1 || fail "score --at-sizes auto: $(cat out.txt)"
+run_mpi 2 sweep --input c.tsv --score-col 3 --thresholds 0.3,0.6 --replicates 2 --at-sizes auto --output sweep.h5 \
+  >/dev/null 2>&1 || fail "sweep --at-sizes auto"
+"$PY" - sweep.h5 <<'PY' || fail "the sweep's /curves"
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    c = f["curves"]
+    assert sorted(set(c["size"][()])) == [128, 256, 512, 1024], set(c["size"][()])
+    assert set(c["table"][()].astype(str)) == {"corpus", "sweep"}
+    assert len(c["size"]) == 4 * (1 + 2), len(c["size"])  # corpus and two thresholds, TD-CONE only
+PY
 "$PY" - curve-1.h5 at300.h5 auto.h5 <<'PY' || fail "/curves"
 import sys, h5py, numpy as np
 def table(f, group):
